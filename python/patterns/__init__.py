@@ -1,0 +1,1 @@
+"""Rewrite patterns, one module per family: pure functions of (op, rewriter)."""

@@ -1,0 +1,131 @@
+"""Where pass names come from: opt-py's own passes, plugins, and C++ passes.
+
+Opt-py's own passes are listed by name and imported only when named, and the
+``opt_py.passes`` entry-point group is scanned only when a name is neither
+opt-py's nor a C++ pass's (scanning costs about as much as a whole small
+run). A plugin entry point names a ``Pass`` subclass or a list of them.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+import subprocess
+
+from .api import OptPyError, Pass
+
+# name -> "module:Class", relative to opt_py.passes. Kept in sync with the
+# declarations by test/test_registry.py.
+BUILTIN_PASSES: dict[str, str] = {}
+
+ENTRY_POINT_GROUP = "opt_py.passes"
+
+_registered: dict[str, type[Pass]] = {}
+
+
+class PassRegistrationError(OptPyError):
+    pass
+
+
+def builtin_pass(name: str) -> type[Pass] | None:
+    if name in _registered:
+        return _registered[name]
+    target = BUILTIN_PASSES.get(name)
+    if target is None:
+        return None
+    mod, _, cls = target.partition(":")
+    return getattr(importlib.import_module(f"opt_py.passes.{mod}"), cls)
+
+
+def register_pass(cls: type[Pass]) -> type[Pass]:
+    """Make a pass class nameable in pipelines of this process (scripts, notebooks)."""
+    _check_declaration(cls)
+    if cls.name in BUILTIN_PASSES or is_cpp_pass(cls.name):
+        raise PassRegistrationError(f"pass name '{cls.name}' is already taken by a registered pass")
+    _registered[cls.name] = cls
+    return cls
+
+
+def _check_declaration(cls) -> None:
+    if not (isinstance(cls, type) and issubclass(cls, Pass)):
+        raise PassRegistrationError(f"{cls!r} is not an opt_py.Pass subclass")
+    if not cls.name or not re.fullmatch(r"[A-Za-z0-9_.\-]+", cls.name):
+        raise PassRegistrationError(f"{cls.__name__} declares no valid pass name ('{cls.name}')")
+
+
+def is_cpp_pass(name: str) -> bool:
+    from .pipeline import _cpp_probe
+
+    problem = _cpp_probe(name)
+    return problem is None or "does not refer to a registered pass" not in problem
+
+
+@functools.lru_cache(maxsize=None)
+def plugin_passes() -> dict[str, type[Pass]]:
+    import importlib.metadata as md
+
+    found: dict[str, type[Pass]] = {}
+    for ep in md.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            obj = ep.load()
+        except Exception as e:  # noqa: BLE001 - a broken plugin is the user's error, report it
+            raise PassRegistrationError(f"cannot load opt-py plugin '{ep.name}' ({ep.value}): {e}") from e
+        for cls in obj if isinstance(obj, (list, tuple)) else [obj]:
+            _check_declaration(cls)
+            if cls.name in BUILTIN_PASSES or cls.name in found:
+                raise PassRegistrationError(
+                    f"plugin '{ep.name}' declares pass '{cls.name}', which is already declared"
+                )
+            if is_cpp_pass(cls.name):
+                raise PassRegistrationError(
+                    f"plugin '{ep.name}' declares pass '{cls.name}', which collides with a registered C++ pass"
+                )
+            found[cls.name] = cls
+    return found
+
+
+def plugin_pass(name: str) -> type[Pass] | None:
+    return plugin_passes().get(name)
+
+
+def python_passes() -> dict[str, type[Pass]]:
+    out = {name: builtin_pass(name) for name in BUILTIN_PASSES}
+    out.update(_registered)
+    out.update(plugin_passes())
+    return dict(sorted(out.items()))
+
+
+@functools.lru_cache(maxsize=None)
+def cpp_passes() -> list[tuple[str, str]]:
+    """(name, summary) of every C++ pass and pipeline registered with iree-opt."""
+    from iree.compiler.tools.binaries import find_tool
+
+    try:
+        out = subprocess.run(
+            [find_tool("iree-opt"), "--help"],
+            capture_output=True, text=True, timeout=60, check=False,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    passes, in_section = [], False
+    for line in out.splitlines():
+        if re.match(r"^\s{4}(Passes|Pass Pipelines):", line):
+            in_section = True
+            continue
+        if in_section and re.match(r"^\s{0,2}\S", line):
+            in_section = False
+        m = in_section and re.match(r"^ {6}--([A-Za-z0-9_.\-]+)\s+-\s+(.*)$", line)
+        if m:
+            passes.append((m.group(1), m.group(2).strip()))
+    return passes
+
+
+def all_pass_names() -> list[str]:
+    names = set(BUILTIN_PASSES) | set(_registered)
+    try:
+        names |= set(plugin_passes())
+    except PassRegistrationError:
+        pass
+    names |= {n for n, _ in cpp_passes()}
+    return sorted(names)

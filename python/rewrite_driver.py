@@ -1,0 +1,119 @@
+"""Runs a PatternPass's patterns with MLIR's greedy or walk driver.
+
+Each Python pattern is wrapped once per run: the wrapper adapts the bindings'
+"falsy means matched" convention to ours ("True means rewrote"), reports
+applications and match failures for ``--debug-patterns``, and turns an
+exception into a recorded failure. After a failure every later call answers
+"no match" at once, so the driver drains quickly and the pass then fails with
+the pattern's name and the op's location. The half-rewritten IR is never
+written anywhere.
+"""
+
+from __future__ import annotations
+
+import traceback
+
+from .api import PassContext, PatternContractError, Rewriter
+from .locations import format_location
+
+
+class PatternFailure(Exception):
+    """A pattern raised: carries what the pass failure must name."""
+
+    def __init__(self, pattern_name, op_name, location, cause, tb):
+        self.pattern_name = pattern_name
+        self.op_name = op_name
+        self.location = location
+        self.cause = cause
+        self.tb = tb
+        super().__init__(
+            f"pattern '{pattern_name}' raised {type(cause).__name__}: {cause} "
+            f"(while rewriting '{op_name}')"
+        )
+
+
+def _wrap(pattern, ctx: PassContext, state: dict):
+    debug = ctx.debug_patterns
+    fn = pattern.fn
+    name = pattern.name
+
+    def call(op, rw):
+        if state["error"] is not None:
+            return True  # drain: no further matches
+        rewriter = Rewriter(rw)
+        try:
+            result = fn(op, rewriter)
+            if not result and rewriter.changed:
+                raise PatternContractError(
+                    "changed the IR (replace_op/erase_op) but returned no match; "
+                    "return True after rewriting"
+                )
+        except Exception as e:  # noqa: BLE001 - any pattern bug becomes a pass failure
+            state["error"] = PatternFailure(
+                name, op.operation.name, op.location, e, traceback.format_exc()
+            )
+            return True
+        if result:
+            ctx.bump(name)
+            if debug:
+                debug(f"[{ctx.pass_name}] {name}: applied to '{op.operation.name}' at {format_location(op.location)}")
+            return False  # bindings: falsy == matched and rewritten
+        if debug and rewriter.failure_reason:
+            debug(
+                f"[{ctx.pass_name}] {name}: no match on '{op.operation.name}' at "
+                f"{format_location(op.location)}: {rewriter.failure_reason}"
+            )
+        return True
+
+    return call
+
+
+def greedy_config(p):
+    from iree.compiler import rewrite
+
+    cfg = rewrite.GreedyRewriteConfig()
+    cfg.max_iterations = p.max_iterations
+    cfg.max_num_rewrites = p.max_num_rewrites
+    cfg.enable_folding = p.fold
+    cfg.enable_constant_cse = p.cse_constants
+    cfg.use_top_down_traversal = p.top_down
+    levels = rewrite.GreedySimplifyRegionLevel
+    try:
+        cfg.region_simplification_level = levels[p.region_simplify.upper()]
+    except KeyError:
+        from .api import PassOptionError
+
+        raise PassOptionError(
+            f"pass '{p.name}': option 'region-simplify' expects one of disabled, normal, aggressive, "
+            f"got '{p.region_simplify}'"
+        ) from None
+    return cfg
+
+
+def frozen_patterns(p, ctx: PassContext, state: dict):
+    from iree.compiler import rewrite
+
+    ps = rewrite.RewritePatternSet()
+    for pat in p.patterns():
+        ps.add(pat.root, _wrap(pat, ctx, state), pat.benefit)
+    return ps.freeze()
+
+
+def apply_pattern_pass(p, op, ctx: PassContext) -> None:
+    from iree.compiler import ir, rewrite
+
+    state = {"error": None}
+    frozen = frozen_patterns(p, ctx, state)
+    try:
+        if p.driver == "walk":
+            rewrite.walk_and_apply_patterns(op, frozen)
+        else:
+            try:
+                rewrite.apply_patterns_and_fold_greedily(op, frozen, greedy_config(p))
+            except ir.MLIRError as e:
+                # Non-convergence is reported by the driver as an error.
+                if state["error"] is None:
+                    ctx.emit_error(op, f"pass '{p.name}': greedy driver failed: {e}")
+    finally:
+        if state["error"] is not None:
+            raise state["error"]
