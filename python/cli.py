@@ -25,8 +25,33 @@ def _bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, got '{text}'")
 
 
-def _flag(p, name, help, **kw):
-    p.add_argument(name, nargs="?", const=True, default=kw.pop("default", False), type=_bool, help=help, **kw)
+_BOOL_FLAGS: set[str] = set()
+
+
+def _flag(p, name, help, default=False):
+    """A boolean flag as mlir-opt spells it: ``--flag`` or ``--flag=false``.
+
+    It never takes the next argument as its value (that would swallow the
+    input file); ``--flag=VALUE`` is rewritten before parsing.
+    """
+    _BOOL_FLAGS.add(name)
+    dest = name.lstrip("-").replace("-", "_")
+    p.add_argument(name, dest=dest, action="store_true", default=default, help=help)
+    p.add_argument("--no-" + name.lstrip("-"), dest=dest, action="store_false", help=argparse.SUPPRESS)
+
+
+def _expand_bool_values(argv: list[str]) -> list[str]:
+    out = []
+    for arg in argv:
+        name, eq, value = arg.partition("=")
+        if eq and name in _BOOL_FLAGS:
+            try:
+                out.append(name if _bool(value) else "--no-" + name.lstrip("-"))
+            except argparse.ArgumentTypeError as e:
+                raise SystemExit(f"opt-py: error: {name}: {e}") from None
+            continue
+        out.append(arg)
+    return out
 
 
 def opt_parser() -> argparse.ArgumentParser:
@@ -68,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         from . import iree_cli
 
         return iree_cli.main(argv[0], argv[1:])
-    args = opt_parser().parse_args(argv)
+    parser = opt_parser()
+    args = parser.parse_args(_expand_bool_values(argv))
     try:
         if args.list_passes:
             return list_passes()

@@ -126,7 +126,9 @@ def _run_plan(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Co
     if any((opts.print_ir_before_all, opts.print_ir_after_all, opts.print_ir_after_change, opts.print_ir_after_failure)):
         pm.enable_ir_printing(
             print_before_all=opts.print_ir_before_all,
-            print_after_all=opts.print_ir_after_all,
+            # After-change or after-failure alone mean "show me those dumps" (in
+            # MLIR it only modifies print-after-all).
+            print_after_all=opts.print_ir_after_all or opts.print_ir_after_change or opts.print_ir_after_failure,
             print_module_scope=opts.print_ir_module_scope,
             print_after_change=opts.print_ir_after_change,
             print_after_failure=opts.print_ir_after_failure,

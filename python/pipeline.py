@@ -150,12 +150,30 @@ def _cpp_probe(pass_text: str) -> str | None:
 
     with _captured_stderr() as captured:
         try:
-            passmanager.PassManager.parse(f"any({pass_text})")
+            passmanager.PassManager.parse(f"any({pass_text})", context=_probe_context())
             return None
         except ValueError as e:
             error = str(e).strip()
     extra = captured.text().strip().lstrip(":").strip()
     return f"{extra} {error}" if extra else error
+
+
+_PROBE_CONTEXT = []
+
+
+def _probe_context():
+    """The current context, or one kept for probing pass names outside a run."""
+    from iree.compiler import ir
+
+    try:
+        current = ir.Context.current
+    except ValueError:
+        current = None
+    if current is not None:
+        return current
+    if not _PROBE_CONTEXT:
+        _PROBE_CONTEXT.append(ir.Context())
+    return _PROBE_CONTEXT[0]
 
 
 class _captured_stderr:

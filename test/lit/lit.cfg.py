@@ -1,0 +1,21 @@
+# lit configuration for opt-py: RUN lines use `opt-py` and PyPI's `filecheck`.
+import os
+import sys
+
+import lit.formats
+
+config.name = "opt-py"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.test_source_root, "Output")
+
+# The interpreter running lit is the one opt-py is installed in.
+bindir = os.path.dirname(sys.executable)
+config.environment["PATH"] = os.pathsep.join([bindir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+# The test passes are an installed-style plugin: the entry point is found on PYTHONPATH.
+plugin_site = os.path.join(os.path.dirname(config.test_source_root), "plugins", "site")
+config.environment["PYTHONPATH"] = plugin_site
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
