@@ -66,6 +66,8 @@ def opt_parser() -> argparse.ArgumentParser:
                    help="textual pass pipeline, e.g. 'builtin.module(func.func(canonicalize,my-pass{x=1}))' "
                         "or a bare list 'canonicalize,my-pass' nested to each pass's anchor")
     p.add_argument("--list-passes", action="store_true", help="list Python and C++ passes and exit")
+    p.add_argument("--load-pass-plugin", action="append", default=[], metavar="FILE.py",
+                   help="import a Python file and register the passes it declares (repeatable)")
     _flag(p, "--split-input-file", "split the input at '// -----' and process each chunk")
     _flag(p, "--verify-diagnostics", "check diagnostics against expected-* comments")
     _flag(p, "--mlir-print-ir-before-all", "print IR before each pass")
@@ -96,6 +98,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = opt_parser()
     args = parser.parse_args(_expand_bool_values(argv))
     try:
+        if args.load_pass_plugin:
+            from .api import OptPyError
+            from .registry import load_pass_file
+
+            try:
+                for path in args.load_pass_plugin:
+                    load_pass_file(path)
+            except OptPyError as e:
+                print(f"opt-py: error: {e}", file=sys.stderr)
+                return 1
         if args.list_passes:
             return list_passes()
         return run(args)
@@ -170,8 +182,17 @@ def write_output(target: str, data: bytes) -> int:
 
 
 def list_passes() -> int:
+    from .api import OptPyError
     from . import registry
 
+    try:
+        return _list_passes(registry)
+    except OptPyError as e:
+        print(f"opt-py: error: {e}", file=sys.stderr)
+        return 1
+
+
+def _list_passes(registry) -> int:
     out = ["Python passes:"]
     for name, cls in registry.python_passes().items():
         out.append(f"  {name:<40} - {cls.summary}   [anchor: {cls.anchor}]")

@@ -54,6 +54,40 @@ def _check_declaration(cls) -> None:
         raise PassRegistrationError(f"{cls.__name__} declares no valid pass name ('{cls.name}')")
 
 
+def load_pass_file(path: str) -> list[type[Pass]]:
+    """Import a Python file and register every pass class it declares.
+
+    ``--load-pass-plugin=fixes.py``: the quickest loop for writing a fix, no
+    packaging needed. A class counts when it is a Pass subclass with a name,
+    defined in that file.
+    """
+    import importlib.util
+    import os
+    import sys
+
+    mod_name = "opt_py_plugin_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:
+        raise PassRegistrationError(f"cannot load pass plugin '{path}': not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except FileNotFoundError:
+        raise PassRegistrationError(f"cannot load pass plugin '{path}': no such file") from None
+    except Exception as e:  # noqa: BLE001 - the plugin's error, reported with its name
+        raise PassRegistrationError(f"cannot load pass plugin '{path}': {type(e).__name__}: {e}") from e
+    found = [
+        obj for obj in vars(module).values()
+        if isinstance(obj, type) and issubclass(obj, Pass) and obj.name and obj.__module__ == mod_name
+    ]
+    if not found:
+        raise PassRegistrationError(f"pass plugin '{path}' declares no pass")
+    for cls in found:
+        register_pass(cls)
+    return found
+
+
 def is_cpp_pass(name: str) -> bool:
     from .pipeline import _cpp_probe
 

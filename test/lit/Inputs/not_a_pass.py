@@ -1,0 +1,2 @@
+"""Declares no pass."""
+VALUE = 1
