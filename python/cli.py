@@ -2,7 +2,6 @@
 
     opt-py [flags] [INPUT|-] [-o OUT]      run a pipeline (like mlir-opt)
     opt-py compile INPUT -o OUT.vmfb ...  compile with IREE, passes injected
-    opt-py compare INPUT ...              compile two ways, run, diff outputs
 
 Only argparse is imported up front: the MLIR bindings are imported when the
 first IR is touched, so a bad flag costs nothing.
@@ -58,7 +57,7 @@ def opt_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="opt-py",
         description="Run MLIR pass pipelines mixing Python and C++ (MLIR and IREE) passes.",
-        epilog="Subcommands: 'opt-py compile --help', 'opt-py compare --help'.",
+        epilog="Subcommand: 'opt-py compile --help' (compile with IREE, passes injected).",
     )
     p.add_argument("input", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.add_argument("-o", dest="output", default="-", help="output file (written only on success)")
@@ -91,7 +90,7 @@ def opt_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("compile", "compare"):
+    if argv and argv[0] == "compile":
         from . import iree_cli
 
         return iree_cli.main(argv[0], argv[1:])

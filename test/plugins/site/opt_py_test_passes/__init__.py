@@ -142,7 +142,27 @@ class TestBrokenContract(PatternPass):
         return [erase_then_claim_no_match]
 
 
-PASSES = [
+@pattern("arith.addf")
+def addf_to_subf(op, rewriter):
+    from iree.compiler.dialects import arith
+
+    with rewriter.ip, op.location:
+        sub = arith.SubFOp(op.operands[0], op.operands[1])
+    rewriter.replace_op(op, sub)
+    return True
+
+
+@dataclass(frozen=True)
+class TestAddfToSubf(PatternPass):
+    name = "test-addf-to-subf"
+    anchor = "any"  # reaches util.func (before dispatch formation) and dispatch func.func alike
+    summary = "Test: change meaning on purpose (addf -> subf), to see injections reach the runtime"
+
+    def patterns(self):
+        return [addf_to_subf]
+
+
+PASSES = [TestAddfToSubf, 
     TestFoldAddiZero, TestWalkMulToAdd, TestTag, TestTagFunc, TestRaiseInPattern,
     TestRaiseInPass, TestEmitError, TestBrokenContract,
 ]

@@ -1,0 +1,200 @@
+"""Compile with IREE in process, running opt-py pipelines between phases.
+
+One ``iree.compiler.api`` Session and Invocation carry the program from
+source to output. For each injection ``PHASE:PIPELINE`` (in phase order) the
+invocation compiles up to and including PHASE, hands the module to Python
+(``export_module``), the pipeline runs on it (C++ and Python passes, as in
+``opt-py --pipeline``), the module is handed back (``import_module``) and
+compilation resumes after PHASE. No subprocess, no text round trip.
+
+This module knows IREE's phases and nothing of any particular pass.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from dataclasses import dataclass, field
+
+from .api import OptPyError
+from .diagnostics import Collector, render
+
+# iree-compile's phases, in order (--compile-to / --compile-from names).
+PHASES = (
+    "input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow",
+    "stream", "executable-sources", "executable-configurations", "executable-targets",
+    "hal", "vm", "end",
+)
+
+
+class CompileError(OptPyError):
+    pass
+
+
+@dataclass
+class Injection:
+    phase: str
+    pipeline: str
+
+    @classmethod
+    def parse(cls, spec: str) -> "Injection":
+        phase, sep, pipeline = spec.partition(":")
+        phase = phase.strip()
+        if not sep or not pipeline.strip():
+            raise CompileError(f"malformed --inject '{spec}': expected PHASE:PIPELINE")
+        if phase not in PHASES or phase == "end":
+            import difflib
+
+            close = difflib.get_close_matches(phase, PHASES, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise CompileError(
+                f"unknown phase '{phase}' in --inject{hint} (phases: {', '.join(PHASES[:-1])})"
+            )
+        return cls(phase, pipeline.strip())
+
+
+@dataclass
+class CompileResult:
+    ok: bool
+    output: bytes = b""
+    messages: list[str] = field(default_factory=list)
+
+
+def _compiler_library():
+    """The IREE compiler library, called with the GIL held.
+
+    ``iree.compiler.api`` calls the library through ``ctypes.CDLL``, which
+    releases the GIL; a diagnostic emitted during such a call reaches the
+    Python diagnostic handler without the GIL and aborts the process. The same
+    library reopened as ``ctypes.PyDLL`` keeps the GIL, with every prototype
+    the API set copied over; the API module is pointed at it. The phase
+    setters, which the API does not wrap, are bound here too.
+    """
+    from iree.compiler.api import ctypes_dl as dl
+
+    dl._init_dylib()
+    if not isinstance(dl._dylib, ctypes.PyDLL):
+        py = ctypes.PyDLL(dl._dylib._name)
+        for name, fn in list(vars(dl._dylib).items()):
+            if isinstance(fn, ctypes._CFuncPtr):
+                target = getattr(py, name)
+                target.restype = fn.restype
+                if fn.argtypes is not None:
+                    target.argtypes = fn.argtypes
+        dl._dylib = py
+    lib = dl._dylib
+    for fn in (lib.ireeCompilerInvocationSetCompileToPhase, lib.ireeCompilerInvocationSetCompileFromPhase):
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        fn.restype = None
+    return lib
+
+
+def compile_with_injections(
+    input_path: str,
+    iree_flags: list[str],
+    injections: list[Injection],
+    *,
+    compile_to: str | None = None,
+    output_ir: bool = False,
+    dump_dir: str | None = None,
+    opt_options=None,
+) -> CompileResult:
+    """Compile ``input_path``; returns the .vmfb (or IR text) bytes, or diagnostics."""
+    from iree.compiler import api, ir
+
+    from .driver import OptOptions, _run_plan
+    from .pipeline import RunHooks, plan_pipeline
+
+    opts = opt_options or OptOptions()
+    end = compile_to or "end"
+    if end not in PHASES:
+        raise CompileError(f"unknown phase '{end}' for --compile-to (phases: {', '.join(PHASES)})")
+    injections = sorted(injections, key=lambda j: PHASES.index(j.phase))  # stable: same-phase order kept
+    for j in injections:
+        if PHASES.index(j.phase) >= PHASES.index(end):
+            raise CompileError(f"--inject at phase '{j.phase}' comes at or after --compile-to={end}")
+    if not os.path.exists(input_path):
+        raise CompileError(f"cannot open input file '{input_path}'")
+
+    lib = _compiler_library()
+    session = api.Session()
+    try:
+        session.set_flags(*iree_flags)
+    except ValueError as e:
+        raise CompileError(f"iree-compile flags: {str(e).strip()}") from None
+    ctx = session.context
+    collector = Collector(ctx)
+    messages: list[str] = []
+    sources: dict[str, str] = {}
+    try:
+        with open(input_path, "r", errors="replace") as f:
+            sources[input_path] = f.read()
+    except OSError:
+        pass
+
+    def report() -> list[str]:
+        out = [render(d, {}, sources) for d in collector.diags]
+        collector.diags.clear()
+        return out
+
+    inv = session.invocation()
+    try:
+        with ctx:
+            plans = [(j, plan_pipeline(j.pipeline)) for j in injections]
+        source = api.Source.open_file(session, input_path)
+        if not inv.parse_source(source):
+            return CompileResult(False, messages=report() + [f"opt-py: error: failed to parse '{input_path}'"])
+        previous = None
+        for index, (j, plan) in enumerate(plans):
+            if previous != j.phase:
+                if previous is not None:
+                    lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, previous.encode())
+                lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, j.phase.encode())
+                if not inv.execute():
+                    return CompileResult(False, messages=report() + [
+                        f"opt-py: error: IREE compilation failed before reaching phase '{j.phase}'"
+                    ])
+                module = inv.export_module()
+            messages += report()
+            tag = f"{index:02d}-{j.phase}"
+            if dump_dir:
+                _dump(dump_dir, f"{tag}-before.mlir", module)
+            hooks = RunHooks()
+            with ctx, ir.Location.unknown():
+                ok = _run_plan(plan, module, opts, hooks, collector)
+            if not ok:
+                return CompileResult(False, messages=messages + report() + [
+                    f"opt-py: error: injected pipeline '{j.pipeline}' failed at phase '{j.phase}'"
+                ])
+            if dump_dir:
+                _dump(dump_dir, f"{tag}-after.mlir", module)
+            inv.import_module(module)
+            previous = j.phase
+        if previous is not None:
+            lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, previous.encode())
+        lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, end.encode())
+        if not inv.execute():
+            where = f" after phase '{previous}'" if previous else ""
+            return CompileResult(False, messages=messages + report() + [f"opt-py: error: IREE compilation failed{where}"])
+        messages += report()
+        out = api.Output.open_membuffer()
+        try:
+            if output_ir or end != "end":
+                inv.output_ir(out)
+            else:
+                inv.output_vm_bytecode(out)
+        except ValueError as e:
+            return CompileResult(False, messages=messages + report() + [f"opt-py: error: {e}"])
+        data = bytes(out.map_memory())
+        out.close()
+        return CompileResult(True, data, messages)
+    finally:
+        collector.detach()
+        inv.close()
+        session.close()
+
+
+def _dump(directory: str, name: str, module) -> None:
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, name), "w") as f:
+        f.write(module.get_asm(assume_verified=True))
