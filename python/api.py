@@ -90,10 +90,15 @@ class Rewriter:
 
     __slots__ = ("_rw", "changed", "failure_reason")
 
-    def __init__(self, rw):
+    def __init__(self, rw=None):
+        self.reset(rw)
+
+    def reset(self, rw) -> "Rewriter":
+        """Reuse for the next pattern call (one object per pass run, not per op)."""
         self._rw = rw
         self.changed = False
         self.failure_reason: str | None = None
+        return self
 
     @property
     def ip(self):

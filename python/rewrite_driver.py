@@ -36,11 +36,12 @@ def _wrap(pattern, ctx: PassContext, state: dict):
     debug = ctx.debug_patterns
     fn = pattern.fn
     name = pattern.name
+    reusable = Rewriter()
 
     def call(op, rw):
         if state["error"] is not None:
             return True  # drain: no further matches
-        rewriter = Rewriter(rw)
+        rewriter = reusable.reset(rw)
         try:
             result = fn(op, rewriter)
             if not result and rewriter.changed:
@@ -99,9 +100,39 @@ def frozen_patterns(p, ctx: PassContext, state: dict):
     return ps.freeze()
 
 
+def any_root_occurs(op, roots) -> bool:
+    """Whether an op named in ``roots`` occurs under ``op``.
+
+    The walk driver visits ops in C++ and calls Python only on ops of the
+    given names, so this costs a fraction of a greedy run. It lets a pattern
+    pass skip the greedy driver (worklist, every op visited) when it cannot
+    match anything.
+    """
+    from iree.compiler import rewrite
+
+    def seen(_op, _rw):
+        raise _RootFound  # stop the walk at the first hit; the IR is untouched
+
+    ps = rewrite.RewritePatternSet()
+    for root in roots:
+        ps.add(root, seen)
+    try:
+        rewrite.walk_and_apply_patterns(op, ps.freeze())
+    except _RootFound:
+        return True
+    return False
+
+
+class _RootFound(Exception):
+    pass
+
+
 def apply_pattern_pass(p, op, ctx: PassContext) -> None:
     from iree.compiler import ir, rewrite
 
+    patterns = p.patterns()
+    if p.driver != "walk" and not p.fold and not any_root_occurs(op, {pat.root for pat in patterns}):
+        return
     state = {"error": None}
     frozen = frozen_patterns(p, ctx, state)
     try:

@@ -142,3 +142,20 @@ def test_iree_compile_error_is_shown_with_location(tmp_path):
     assert proc.returncode == 1
     assert "bad.mlir:2:3: error:" in proc.stderr
     assert not out.exists()
+
+
+def test_tool_mode_through_iree_compile(program, inputs, tmp_path):
+    """iree-compile pipes each hal.executable through `opt-py --pipeline=...`."""
+    from iree.compiler.tools.binaries import find_tool
+
+    out = tmp_path / "m.vmfb"
+    bindir = Path(sys.executable).parent
+    env = dict(os.environ, PYTHONPATH=str(PLUGIN_SITE), PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}")
+    proc = subprocess.run(
+        [find_tool("iree-compile"), str(program), "-o", str(out), *CPU,
+         "--iree-hal-preprocess-executables-with=opt-py --pipeline=test-addf-to-subf"],
+        capture_output=True, text=True, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    a, b = inputs
+    np.testing.assert_allclose(run_vmfb(out, "add_mul", a, b), (a - b) * b, rtol=1e-6)
