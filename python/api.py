@@ -26,6 +26,7 @@ declaring passes costs nothing until one runs.
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import typing
 from dataclasses import dataclass
@@ -134,8 +135,9 @@ def _operation(op):
 class PassContext:
     """Per-run services for a pass: diagnostics and statistics."""
 
-    def __init__(self, pass_name: str, debug_patterns=None, stats=None):
+    def __init__(self, pass_name: str, debug_patterns=None, stats=None, rename=None):
         self.pass_name = pass_name
+        self.rename = rename or {}  # file names in locations -> names to print
         self.debug_patterns = debug_patterns  # callable(line) or None
         self.stats = stats if stats is not None else {}
         self.failed = False
@@ -238,6 +240,33 @@ def split_option_text(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
+def split_list_value(raw: str) -> list[str]:
+    """Split a list option on commas outside quotes and braces, unquoting items."""
+    items, cur, quote, depth = [], [], None, 0
+    for c in raw:
+        if quote:
+            if c == quote:
+                quote = None
+            else:
+                cur.append(c)
+            continue
+        if c in "\"'":
+            quote = c
+        elif c in "{[(":
+            depth += 1
+            cur.append(c)
+        elif c in "}])":
+            depth -= 1
+            cur.append(c)
+        elif c == "," and depth == 0:
+            items.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(c)
+    items.append("".join(cur).strip())
+    return [i for i in items if i]
+
+
 _TRUE = {"true", "1", "on", "yes"}
 _FALSE = {"false", "0", "off", "no"}
 
@@ -249,10 +278,12 @@ def parse_option_value(pass_name: str, key: str, typ, raw: str):
         )
 
     origin = typing.get_origin(typ)
-    if origin in (list, tuple, Sequence):
-        (elem,) = typing.get_args(typ) or (str,)
-        items = [s.strip() for s in raw.split(",") if s.strip()]
-        return [parse_option_value(pass_name, key, elem, s) for s in items]
+    if origin in (list, tuple, collections.abc.Sequence):
+        args = [a for a in typing.get_args(typ) if a is not Ellipsis] or [str]
+        if len(set(args)) != 1:
+            raise bad("a list (options of fixed-length tuple types are not supported)")
+        items = [parse_option_value(pass_name, key, args[0], s) for s in split_list_value(raw)]
+        return tuple(items) if origin is tuple else items
     if typ is bool:
         low = raw.lower()
         if low in _TRUE:
@@ -262,9 +293,12 @@ def parse_option_value(pass_name: str, key: str, typ, raw: str):
         raise bad("a boolean (true/false)")
     if typ is int:
         try:
-            return int(raw, 0)
+            value = int(raw, 0)
         except ValueError:
             raise bad("an integer") from None
+        if not -(2**63) <= value < 2**63:
+            raise bad("a 64-bit integer")
+        return value
     if typ is float:
         try:
             return float(raw)
@@ -299,6 +333,16 @@ class PatternPass(Pass):
     cse_constants: bool = option(False, "greedy driver: CSE constants while folding")
     top_down: bool = option(True, "greedy driver: visit ops top-down")
     region_simplify: str = option("disabled", "greedy driver: disabled, normal or aggressive")
+
+    def __post_init__(self):
+        if self.region_simplify.lower() not in ("disabled", "normal", "aggressive"):
+            raise PassOptionError(
+                f"pass '{self.name}': option 'region-simplify' expects one of disabled, normal, "
+                f"aggressive, got '{self.region_simplify}'"
+            )
+        for opt in ("max_iterations", "max_num_rewrites"):
+            if not -(2**63) <= getattr(self, opt) < 2**63:
+                raise PassOptionError(f"pass '{self.name}': option '{opt.replace('_', '-')}' is out of range")
 
     def patterns(self) -> Sequence[Pattern]:  # pragma: no cover - abstract
         raise NotImplementedError

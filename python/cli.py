@@ -153,13 +153,42 @@ def run(args) -> int:
             return 1
         display = path = args.input
     try:
-        result = run_opt(data, display, path, opts)
+        result = on_big_stack(run_opt, data, display, path, opts)
     except OptPyError as e:
         print(f"opt-py: error: {e}", file=sys.stderr)
         return 1
     if not result.ok:
         return 1
     return write_output(args.output, result.output)
+
+
+def on_big_stack(fn, *args):
+    """Run ``fn`` on a thread with a 512 MiB stack (reserved, not committed).
+
+    MLIR's parser, verifier and printer recurse once per region level; on the
+    main thread's 8 MiB stack a few thousand nested regions are a segfault.
+    """
+    import threading
+
+    result, error = [], []
+
+    def target():
+        try:
+            result.append(fn(*args))
+        except BaseException as e:  # noqa: BLE001 - re-raised on the calling thread
+            error.append(e)
+
+    old = threading.stack_size()
+    threading.stack_size(512 * 1024 * 1024)
+    try:
+        t = threading.Thread(target=target, name="opt-py")
+        t.start()
+    finally:
+        threading.stack_size(old)
+    t.join()
+    if error:
+        raise error[0]
+    return result[0]
 
 
 def write_output(target: str, data: bytes) -> int:

@@ -75,8 +75,10 @@ def render(diag: Diag, rename: dict[str, str], sources: dict[str, str]) -> str:
         if text is not None and d.line > 0:
             src_lines = text.splitlines()
             if d.line <= len(src_lines):
-                lines.append(src_lines[d.line - 1])
-                lines.append(" " * max(d.col - 1, 0) + "^")
+                src = src_lines[d.line - 1]
+                lines.append(src)
+                if 0 < d.col <= len(src) + 1:  # a column from the input may be anything
+                    lines.append(" " * (d.col - 1) + "^")
     return "\n".join(lines)
 
 
@@ -141,7 +143,7 @@ def parse_expectations(text: str) -> list[Expected]:
             try:
                 e.matches("")
             except re.error as err:
-                raise VerifyError(f"{no}:{m.start() + 1}: invalid regex in expected-{sev}-re: {err}") from None
+                raise VerifyError(f"{no}:{m.start() + 1}: error: invalid regex in expected-{sev}-re: {err}") from None
         out.append(e)
     return out
 

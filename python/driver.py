@@ -56,7 +56,8 @@ def make_context(opts: OptOptions | None = None):
     ctx = ir.Context()
     if opts is not None:
         ctx.allow_unregistered_dialects = opts.allow_unregistered_dialect
-        if opts.disable_threading:
+        # MLIR refuses (aborts) module-scope IR printing with threads on.
+        if opts.disable_threading or opts.print_ir_module_scope:
             ctx.enable_multithreading(False)
     return ctx
 
@@ -203,6 +204,11 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
 
     is_bytecode = data.startswith(_BYTECODE_MAGIC)
     text = "" if is_bytecode else data.decode("utf-8", errors="replace")
+    depth = _max_brace_depth(text)
+    if depth > MAX_NESTING:
+        err(f"{display_name}: error: input nests {{...}} {depth} levels deep; opt-py refuses more than "
+            f"{MAX_NESTING} (MLIR's recursive parser would overflow the stack)")
+        return OptResult(ok=False)
     if is_bytecode or not opts.split_input_file:
         chunks = [(1, text)]
     else:
@@ -217,7 +223,7 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
 
     for _first, chunk in chunks:
         collector = Collector(ctx)
-        hooks = RunHooks(debug_patterns=debug)
+        hooks = RunHooks(debug_patterns=debug, rename=rename)
         ok, out = True, None
         with ctx, ir.Location.unknown():
             try:
@@ -229,6 +235,10 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
                     module = ir.Module.parse(chunk)
             except ir.MLIRError as e:
                 collector.add_error(e)
+                module, ok = None, False
+            except (RuntimeError, ValueError, UnicodeError) as e:
+                # e.g. bytecode whose strings are not UTF-8: not an MLIRError
+                collector.diags.append(Diag("error", f"cannot parse input: {e}", display_name, 0, 0))
                 module, ok = None, False
             if module is not None:
                 try:
@@ -270,6 +280,23 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
                 o if o.endswith(b"\n") else o + b"\n" for o in outputs
             )
     return result
+
+
+MAX_NESTING = 10_000
+
+
+def _max_brace_depth(text: str) -> int:
+    """Deepest '{' nesting, counted roughly (strings and comments included)."""
+    if text.count("{") <= MAX_NESTING:
+        return text.count("{")  # cannot be deeper than the number of braces
+    depth = deepest = 0
+    for c in text:
+        if c == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c == "}":
+            depth -= 1
+    return deepest
 
 
 def _python_statistics(stats: dict) -> str:

@@ -62,6 +62,7 @@ class Nest:
 Element = Union[PassRef, Nest]
 
 _NAME = re.compile(r"[A-Za-z0-9_.$\-]+")
+MAX_PIPELINE_DEPTH = 64
 
 
 def parse_pipeline(text: str) -> list[Element]:
@@ -74,8 +75,10 @@ def parse_pipeline(text: str) -> list[Element]:
         while pos < n and text[pos].isspace():
             pos += 1
 
+    depth = 0
+
     def element() -> Element:
-        nonlocal pos
+        nonlocal pos, depth
         skip_ws()
         m = _NAME.match(text, pos)
         if not m:
@@ -100,17 +103,22 @@ def parse_pipeline(text: str) -> list[Element]:
             pos = i + 1
             return PassRef(name, opts, start)
         if pos < n and text[pos] == "(":
+            depth += 1
+            if depth > MAX_PIPELINE_DEPTH:
+                raise PipelineError(f"pipeline nests deeper than {MAX_PIPELINE_DEPTH} levels", text, start)
             pos += 1
             skip_ws()
             children: list[Element] = []
             if pos < n and text[pos] == ")":
                 pos += 1
+                depth -= 1
                 return Nest(name, children, start)
             children = element_list()
             skip_ws()
             if pos >= n or text[pos] != ")":
                 raise PipelineError("unbalanced '(' in pipeline", text, start)
             pos += 1
+            depth -= 1
             return Nest(name, children, start)
         return PassRef(name, "", start)
 
@@ -204,27 +212,11 @@ class _captured_stderr:
         return data
 
 
-@functools.lru_cache(maxsize=None)
-def cpp_anchor(pass_text: str) -> str:
-    """The op a C++ pass must be nested under: an op name, 'any' or 'function'.
+def cpp_anchor(name: str) -> str:
+    """The op a C++ pass must be nested under: an op name, 'any' or 'function'."""
+    from .anchor_probe import anchor_of
 
-    MLIR tells us an op-specific pass's anchor when it is added at the wrong
-    level; a pass that parses at module level but cannot run on an (empty)
-    module is an interface pass, in practice a FunctionOpInterface one.
-    """
-    from iree.compiler import ir, passmanager
-
-    try:
-        pm = passmanager.PassManager.parse(f"builtin.module({pass_text})")
-    except ValueError as e:
-        m = re.search(r"restricted to '([^']+)'", str(e))
-        return m.group(1) if m else "any"
-    try:
-        pm.run(ir.Module.create(loc=ir.Location.unknown()).operation)
-    except ir.MLIRError as e:
-        if "unsupported operation" in str(e):
-            return "function"
-    return "any"
+    return anchor_of(name)
 
 
 FUNCTION_OPS = ("func.func", "util.func")
@@ -255,10 +247,13 @@ def resolve(ref: PassRef, text: str) -> Resolved:
         problem = _cpp_probe(ref.text())
         if problem is None:
             return Resolved(ref, None)
-        if "does not refer to a registered pass" not in problem:
+        if f"'{ref.name}' does not refer to a registered pass" not in problem:
             # A C++ pass with bad options: MLIR's own words, located.
             detail = " ".join(line.strip() for line in problem.splitlines() if line.strip())
-            raise PipelineError(f"invalid options for pass '{ref.name}': {detail}", text, ref.col)
+            hint = ""
+            if "does not refer to a registered pass" in problem:
+                hint = " (pipelines inside a C++ pass's options are parsed by MLIR and cannot name Python passes)"
+            raise PipelineError(f"invalid options for pass '{ref.name}': {detail}{hint}", text, ref.col)
         cls = registry.plugin_pass(ref.name)
         if cls is None:
             raise _unknown_pass(ref, text)
@@ -311,7 +306,13 @@ def plan_pipeline(text: str) -> Plan:
             anchor = r.py.anchor
             plan.steps.append(Step(r, (), () if anchor == "any" else (anchor,)))
         else:
-            anchor = cpp_anchor(el.text())
+            anchor = cpp_anchor(el.name)
+            if anchor == "unknown":
+                raise PipelineError(
+                    f"cannot tell which op '{el.name}' runs on (probing it crashed); nest it "
+                    f"explicitly, e.g. builtin.module(hal.executable(hal.executable.variant({el.name})))",
+                    text, el.col,
+                )
             if anchor == "any":
                 plan.steps.append(Step(r, ()))
             elif anchor == "function":
@@ -448,6 +449,7 @@ class RunHooks:
     """What the caller wants to hear from Python passes."""
 
     debug_patterns: object = None  # callable(str) or None
+    rename: dict = field(default_factory=dict)  # file names in locations -> names to print
     failures: list = field(default_factory=list)  # (pass name, exception, traceback)
     stats: dict = field(default_factory=dict)  # pass name -> {pattern: count}
 
@@ -495,7 +497,7 @@ def _add_python_pass(pm, step: Step, hooks: RunHooks):
 
     def run(op, pass_handle):
         for target in targets(op, step):
-            ctx = PassContext(p.name, hooks.debug_patterns, stats)
+            ctx = PassContext(p.name, hooks.debug_patterns, stats, hooks.rename)
             try:
                 p.run(target.opview if hasattr(target, "opview") else target, ctx)
             except PatternFailure as e:

@@ -75,7 +75,9 @@ def load_pass_file(path: str) -> list[type[Pass]]:
         spec.loader.exec_module(module)
     except FileNotFoundError:
         raise PassRegistrationError(f"cannot load pass plugin '{path}': no such file") from None
-    except Exception as e:  # noqa: BLE001 - the plugin's error, reported with its name
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # noqa: BLE001 - the plugin's error (SystemExit too), reported with its name
         raise PassRegistrationError(f"cannot load pass plugin '{path}': {type(e).__name__}: {e}") from e
     found = [
         obj for obj in vars(module).values()
@@ -92,7 +94,7 @@ def is_cpp_pass(name: str) -> bool:
     from .pipeline import _cpp_probe
 
     problem = _cpp_probe(name)
-    return problem is None or "does not refer to a registered pass" not in problem
+    return problem is None or f"'{name}' does not refer to a registered pass" not in problem
 
 
 @functools.lru_cache(maxsize=None)
@@ -101,12 +103,18 @@ def plugin_passes() -> dict[str, type[Pass]]:
 
     found: dict[str, type[Pass]] = {}
     for ep in md.entry_points(group=ENTRY_POINT_GROUP):
+        where = f"opt-py plugin '{ep.name}' ({ep.value})"
         try:
             obj = ep.load()
-        except Exception as e:  # noqa: BLE001 - a broken plugin is the user's error, report it
-            raise PassRegistrationError(f"cannot load opt-py plugin '{ep.name}' ({ep.value}): {e}") from e
+        except BaseException as e:  # noqa: BLE001 - SystemExit at import included: report, don't exit
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            raise PassRegistrationError(f"cannot load {where}: {type(e).__name__}: {e}") from None
         for cls in obj if isinstance(obj, (list, tuple)) else [obj]:
-            _check_declaration(cls)
+            try:
+                _check_declaration(cls)
+            except PassRegistrationError as e:
+                raise PassRegistrationError(f"{where}: {e}") from None
             if cls.name in BUILTIN_PASSES or cls.name in found:
                 raise PassRegistrationError(
                     f"plugin '{ep.name}' declares pass '{cls.name}', which is already declared"

@@ -57,12 +57,12 @@ def _wrap(pattern, ctx: PassContext, state: dict):
         if result:
             ctx.bump(name)
             if debug:
-                debug(f"[{ctx.pass_name}] {name}: applied to '{op.operation.name}' at {format_location(op.location)}")
+                debug(f"[{ctx.pass_name}] {name}: applied to '{op.operation.name}' at {format_location(op.location, ctx.rename)}")
             return False  # bindings: falsy == matched and rewritten
         if debug and rewriter.failure_reason:
             debug(
                 f"[{ctx.pass_name}] {name}: no match on '{op.operation.name}' at "
-                f"{format_location(op.location)}: {rewriter.failure_reason}"
+                f"{format_location(op.location, ctx.rename)}: {rewriter.failure_reason}"
             )
         return True
 
@@ -78,16 +78,7 @@ def greedy_config(p):
     cfg.enable_folding = p.fold
     cfg.enable_constant_cse = p.cse_constants
     cfg.use_top_down_traversal = p.top_down
-    levels = rewrite.GreedySimplifyRegionLevel
-    try:
-        cfg.region_simplification_level = levels[p.region_simplify.upper()]
-    except KeyError:
-        from .api import PassOptionError
-
-        raise PassOptionError(
-            f"pass '{p.name}': option 'region-simplify' expects one of disabled, normal, aggressive, "
-            f"got '{p.region_simplify}'"
-        ) from None
+    cfg.region_simplification_level = rewrite.GreedySimplifyRegionLevel[p.region_simplify.upper()]
     return cfg
 
 
@@ -141,8 +132,8 @@ def apply_pattern_pass(p, op, ctx: PassContext) -> None:
         else:
             try:
                 rewrite.apply_patterns_and_fold_greedily(op, frozen, greedy_config(p))
-            except ir.MLIRError as e:
-                # Non-convergence is reported by the driver as an error.
+            except (ir.MLIRError, RuntimeError) as e:
+                # Non-convergence comes out of the bindings as an exception.
                 if state["error"] is None:
                     ctx.emit_error(op, f"pass '{p.name}': greedy driver failed: {e}")
     finally:
