@@ -19,10 +19,16 @@ def compile_parser() -> argparse.ArgumentParser:
         "Unrecognized flags are iree-compile's and are passed through.",
     )
     p.add_argument("input", help="input program (MLIR at input level)")
-    p.add_argument("-o", dest="output", required=True,
+    p.add_argument("-o", dest="output", default=None,
                    help="output: a .vmfb module, or IR when it ends in .mlir or --compile-to is given")
     p.add_argument("--inject", action="append", default=[], metavar="PHASE:PIPELINE",
                    help="run PIPELINE after PHASE (repeatable; phases: input ... vm)")
+    p.add_argument("--inject-codegen", action="append", default=[], metavar="before|after:PASS[#N]:PIPELINE",
+                   help="run PIPELINE inside IREE's code generation of each dispatch function, before or "
+                        "after its N-th (default first; #* every) run of PASS")
+    p.add_argument("--list-codegen-passes", action="store_true",
+                   help="print the codegen passes IREE runs on each dispatch function (the insertion points "
+                        "of --inject-codegen) and exit")
     p.add_argument("--compile-to", default=None, metavar="PHASE", help="stop after PHASE and write IR")
     p.add_argument("--dump-phases", default=None, metavar="DIR",
                    help="write the IR before and after each injection into DIR")
@@ -40,6 +46,7 @@ def main(command: str, argv: list[str]) -> int:
     from .api import OptPyError
     from .cli import write_output
     from .driver import OptOptions
+    from .iree_codegen import CodegenInjection
     from .iree_compile import Injection, compile_with_injections
     from .registry import load_pass_file
 
@@ -51,11 +58,17 @@ def main(command: str, argv: list[str]) -> int:
     try:
         for path in args.load_pass_plugin:
             load_pass_file(path)
+        if args.output is None and not args.list_codegen_passes:
+            print("opt-py: error: -o OUTPUT is required", file=sys.stderr)
+            return 1
         injections = [Injection.parse(s) for s in args.inject]
+        codegen = [CodegenInjection.parse(s) for s in args.inject_codegen]
         result = compile_with_injections(
             args.input, iree_flags, injections,
+            codegen_injections=codegen,
+            list_codegen=args.list_codegen_passes,
             compile_to=args.compile_to,
-            output_ir=args.output.endswith(".mlir"),
+            output_ir=(args.output or "").endswith(".mlir"),
             dump_dir=args.dump_phases,
             opt_options=OptOptions(debug=args.debug),
         )
@@ -66,4 +79,7 @@ def main(command: str, argv: list[str]) -> int:
         print(m, file=sys.stderr)
     if not result.ok:
         return 1
+    if args.list_codegen_passes:
+        sys.stdout.write(result.output.decode())
+        return 0
     return write_output(args.output, result.output)

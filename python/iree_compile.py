@@ -94,12 +94,19 @@ def compile_with_injections(
     iree_flags: list[str],
     injections: list[Injection],
     *,
+    codegen_injections=(),
+    list_codegen: bool = False,
     compile_to: str | None = None,
     output_ir: bool = False,
     dump_dir: str | None = None,
     opt_options=None,
 ) -> CompileResult:
-    """Compile ``input_path``; returns the .vmfb (or IR text) bytes, or diagnostics."""
+    """Compile ``input_path``; returns the .vmfb (or IR text) bytes, or diagnostics.
+
+    ``codegen_injections`` (see iree_codegen) run inside IREE's lowering of
+    each dispatch function; ``list_codegen`` returns that lowering's passes
+    as text instead of compiling.
+    """
     from iree.compiler import api, ir
 
     from .driver import OptOptions, _run_plan
@@ -109,10 +116,13 @@ def compile_with_injections(
     end = compile_to or "end"
     if end not in PHASES:
         raise CompileError(f"unknown phase '{end}' for --compile-to (phases: {', '.join(PHASES)})")
-    injections = sorted(injections, key=lambda j: PHASES.index(j.phase))  # stable: same-phase order kept
-    for j in injections:
-        if PHASES.index(j.phase) >= PHASES.index(end):
-            raise CompileError(f"--inject at phase '{j.phase}' comes at or after --compile-to={end}")
+    codegen_phase = "executable-configurations"
+    stops = {j.phase for j in injections}
+    if codegen_injections or list_codegen:
+        stops.add(codegen_phase)
+    for phase in stops:
+        if PHASES.index(phase) >= PHASES.index(end):
+            raise CompileError(f"an injection at phase '{phase}' comes at or after --compile-to={end}")
     if not os.path.exists(input_path):
         raise CompileError(f"cannot open input file '{input_path}'")
 
@@ -137,45 +147,73 @@ def compile_with_injections(
         collector.diags.clear()
         return out
 
+    def fail(line: str) -> CompileResult:
+        return CompileResult(False, messages=messages + report() + [line])
+
+    hooks = RunHooks()
+
+    def run_text(pipeline_text: str, op) -> bool:
+        with ctx, ir.Location.unknown():
+            return _run_plan(plan_pipeline(pipeline_text), op, opts, hooks, collector)
+
     inv = session.invocation()
     try:
         with ctx:
-            plans = [(j, plan_pipeline(j.pipeline)) for j in injections]
+            for j in injections:
+                plan_pipeline(j.pipeline)  # report a bad pipeline before compiling anything
+            for c in codegen_injections:
+                plan_pipeline(f"func.func({c.pipeline})")
         source = api.Source.open_file(session, input_path)
         if not inv.parse_source(source):
-            return CompileResult(False, messages=report() + [f"opt-py: error: failed to parse '{input_path}'"])
+            return fail(f"opt-py: error: failed to parse '{input_path}'")
         previous = None
-        for index, (j, plan) in enumerate(plans):
-            if previous != j.phase:
-                if previous is not None:
-                    lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, previous.encode())
-                lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, j.phase.encode())
-                if not inv.execute():
-                    return CompileResult(False, messages=report() + [
-                        f"opt-py: error: IREE compilation failed before reaching phase '{j.phase}'"
-                    ])
-                module = inv.export_module()
+        dump_index = 0
+        for phase in sorted(stops, key=PHASES.index):
+            if previous is not None:
+                lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, previous.encode())
+            lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, phase.encode())
+            if not inv.execute():
+                return fail(f"opt-py: error: IREE compilation failed before reaching phase '{phase}'")
+            module = inv.export_module()
             messages += report()
-            tag = f"{index:02d}-{j.phase}"
-            if dump_dir:
-                _dump(dump_dir, f"{tag}-before.mlir", module)
-            hooks = RunHooks()
-            with ctx, ir.Location.unknown():
-                ok = _run_plan(plan, module, opts, hooks, collector)
-            if not ok:
-                return CompileResult(False, messages=messages + report() + [
-                    f"opt-py: error: injected pipeline '{j.pipeline}' failed at phase '{j.phase}'"
-                ])
-            if dump_dir:
-                _dump(dump_dir, f"{tag}-after.mlir", module)
+            for j in (j for j in injections if j.phase == phase):
+                tag = f"{dump_index:02d}-{phase}"
+                dump_index += 1
+                if dump_dir:
+                    _dump(dump_dir, f"{tag}-before.mlir", module)
+                if not run_text(j.pipeline, module):
+                    return fail(f"opt-py: error: injected pipeline '{j.pipeline}' failed at phase '{phase}'")
+                if dump_dir:
+                    _dump(dump_dir, f"{tag}-after.mlir", module)
+            if phase == codegen_phase and (codegen_injections or list_codegen):
+                from . import iree_codegen
+
+                with ctx, ir.Location.unknown():
+                    if list_codegen:
+                        return CompileResult(True, (iree_codegen.list_codegen_passes(module, iree_flags) + "\n").encode(),
+                                             messages + report())
+                    tag = f"{dump_index:02d}-codegen"
+                    dump_index += 1
+                    if dump_dir:
+                        _dump(dump_dir, f"{tag}-before.mlir", module)
+                    try:
+                        replayed = iree_codegen.inject_into_codegen(
+                            module, iree_flags, list(codegen_injections), run_text, messages.append)
+                    except iree_codegen.CodegenError as e:
+                        return fail(f"opt-py: error: {e}")
+                    if not replayed:
+                        messages.append("opt-py: warning: no dispatch function's codegen pipeline has the "
+                                        "--inject-codegen insertion point(s); see --list-codegen-passes")
+                    if dump_dir:
+                        _dump(dump_dir, f"{tag}-after.mlir", module)
             inv.import_module(module)
-            previous = j.phase
+            previous = phase
         if previous is not None:
             lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, previous.encode())
         lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, end.encode())
         if not inv.execute():
             where = f" after phase '{previous}'" if previous else ""
-            return CompileResult(False, messages=messages + report() + [f"opt-py: error: IREE compilation failed{where}"])
+            return fail(f"opt-py: error: IREE compilation failed{where}")
         messages += report()
         out = api.Output.open_membuffer()
         try:
@@ -184,7 +222,7 @@ def compile_with_injections(
             else:
                 inv.output_vm_bytecode(out)
         except ValueError as e:
-            return CompileResult(False, messages=messages + report() + [f"opt-py: error: {e}"])
+            return fail(f"opt-py: error: {e}")
         data = bytes(out.map_memory())
         out.close()
         return CompileResult(True, data, messages)

@@ -159,3 +159,87 @@ def test_tool_mode_through_iree_compile(program, inputs, tmp_path):
     assert proc.returncode == 0, proc.stderr
     a, b = inputs
     np.testing.assert_allclose(run_vmfb(out, "add_mul", a, b), (a - b) * b, rtol=1e-6)
+
+
+# --------------------------------------------------------------------------
+# Codegen-level injection
+# --------------------------------------------------------------------------
+
+
+def test_list_codegen_passes_shows_insertion_points(program):
+    proc = opt_py("compile", program, "--list-codegen-passes", *CPU)
+    assert "@add_mul_dispatch_0" in proc.stdout
+    assert "#iree_cpu.pipeline<" in proc.stdout
+    assert "iree-codegen-generic-vectorization{" in proc.stdout
+
+
+def test_codegen_injection_runs_inside_cpu_lowering(program, inputs, tmp_path):
+    # Before vectorization the dispatch still computes on tensors: a pass
+    # injected there changes what the runtime computes.
+    out = tmp_path / "m.vmfb"
+    opt_py("compile", program, "-o", out, *CPU,
+           "--inject-codegen", "before:iree-codegen-generic-vectorization:test-addf-to-subf")
+    a, b = inputs
+    np.testing.assert_allclose(run_vmfb(out, "add_mul", a, b), (a - b) * b, rtol=1e-6)
+
+
+def test_codegen_replay_with_identity_injection_keeps_numbers(program, inputs, tmp_path):
+    out = tmp_path / "m.vmfb"
+    opt_py("compile", program, "-o", out, *CPU,
+           "--inject-codegen", "after:iree-codegen-generic-vectorization#*:canonicalize,test-fold-addi-zero")
+    a, b = inputs
+    np.testing.assert_allclose(run_vmfb(out, "add_mul", a, b), (a + b) * b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("target", [
+    ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"],
+    ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"],
+], ids=["cuda-sm_80", "rocm-gfx942"])
+def test_codegen_injection_before_gpu_alias_folding(program, tmp_path, target):
+    dumps = tmp_path / "dumps"
+    out = tmp_path / "m.vmfb"
+    opt_py("compile", program, "-o", out, "--dump-phases", dumps, *target,
+           "--inject-codegen", "before:iree-codegen-fold-memref-alias-ops:test-addf-to-subf")
+    after = next(dumps.glob("*-codegen-after.mlir")).read_text()
+    assert "arith.subf" in after and "arith.addf" not in after
+    assert '#iree_codegen.pass_pipeline<"">' in after  # IREE does not lower it a second time
+    assert "workgroup_size = [" in after               # the launch configuration is kept
+    assert out.stat().st_size > 0
+
+
+def test_codegen_injection_point_absent_is_a_warning(program, inputs, tmp_path):
+    out = tmp_path / "m.vmfb"
+    proc = opt_py("compile", program, "-o", out, *CPU,
+                  "--inject-codegen", "before:no-such-pass:test-addf-to-subf")
+    assert "no dispatch function's codegen pipeline has the --inject-codegen insertion point" in proc.stderr
+    a, b = inputs
+    np.testing.assert_allclose(run_vmfb(out, "add_mul", a, b), (a + b) * b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("inside:cse:canonicalize", "malformed --inject-codegen"),
+    ("before:cse", "malformed --inject-codegen"),
+    ("before:cse#x:canonicalize", "malformed occurrence '#x'"),
+    ("before:cse:no-such-pass", "'no-such-pass' does not refer to a registered pass"),
+])
+def test_bad_codegen_injection(program, tmp_path, spec, message):
+    out = tmp_path / "m.vmfb"
+    proc = opt_py("compile", program, "-o", out, *CPU, "--inject-codegen", spec, check=False)
+    assert proc.returncode == 1 and message in proc.stderr and not out.exists()
+
+
+def test_dump_headers_record_where_lowering_failed():
+    from opt_py.iree_codegen import parse_dump_headers
+
+    stderr = "\n".join([
+        "// -----// IR Dump After LowerExecutableUsingTransformDialectPass: "
+        "iree-codegen-lower-executable-using-transform-dialect //----- //",
+        "module {...}",
+        "// -----// IR Dump After CSEPass: cse //----- //",
+        "func.func @d0() attributes {translation_info = #x} {...}",
+        "// -----// IR Dump After FooPass Failed: foo{a=1} //----- //",
+        "func.func @d0() attributes {translation_info = #x} {...}",
+    ])
+    lowered = parse_dump_headers(stderr, compile_failed=True)
+    assert lowered["d0"].passes == ["cse"]
+    assert lowered["d0"].failed_at == "foo{a=1}"
