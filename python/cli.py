@@ -2,6 +2,7 @@
 
     opt-py [flags] [INPUT|-] [-o OUT]      run a pipeline (like mlir-opt)
     opt-py compile INPUT -o OUT.vmfb ...  compile with IREE, passes injected
+    opt-py compare INPUT --function F ... compile two ways, run both, diff the outputs
 
 Only argparse is imported up front: the MLIR bindings are imported when the
 first IR is touched, so a bad flag costs nothing.
@@ -57,7 +58,8 @@ def opt_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="opt-py",
         description="Run MLIR pass pipelines mixing Python and C++ (MLIR and IREE) passes.",
-        epilog="Subcommand: 'opt-py compile --help' (compile with IREE, passes injected).",
+        epilog="Subcommands: 'opt-py compile --help' (compile with IREE, passes injected), "
+        "'opt-py compare --help' (compile two ways, run both, diff the outputs).",
     )
     p.add_argument("input", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.add_argument("-o", dest="output", default="-", help="output file (written only on success)")
@@ -90,7 +92,7 @@ def opt_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] == "compile":
+    if argv and argv[0] in ("compile", "compare"):
         from . import iree_cli
 
         return iree_cli.main(argv[0], argv[1:])

@@ -1,0 +1,249 @@
+"""Compile a program, run it through the IREE runtime, compare with a reference.
+
+Shared by ``opt-py compare`` and the test/e2e harness. Programs run two ways,
+both the ways users run them: the ``iree-run-module`` CLI (``--module``,
+``--device``, ``--function``, ``--input=@x.npy``, ``--output=@y.npy``) and the
+``iree.runtime`` Python API.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .api import OptPyError
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    compile_flags: tuple[str, ...]
+    device: str  # runtime device (iree-run-module --device)
+    driver: str  # runtime driver whose presence decides whether it can run
+
+
+TARGETS = {
+    "cpu": Target("cpu", ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+                          "--iree-llvmcpu-target-cpu=host"), "local-task", "local-task"),
+    "cuda": Target("cuda", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"), "cuda", "cuda"),
+    "rocm": Target("rocm", ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"), "hip", "hip"),
+}
+
+
+class DeviceUnavailable(OptPyError):
+    pass
+
+
+def device_available(target: Target) -> tuple[bool, str]:
+    """Whether the runtime can create ``target``'s device here, and why not."""
+    import iree.runtime as rt
+
+    if target.driver not in rt.query_available_drivers():
+        return False, f"the IREE runtime has no '{target.driver}' driver"
+    try:
+        rt.get_device(target.device, cache=False)
+    except Exception as e:  # noqa: BLE001 - any failure to open the device means "absent"
+        return False, f"no '{target.device}' device: {str(e).splitlines()[0]}"
+    return True, ""
+
+
+# --------------------------------------------------------------------------
+# Compiling
+# --------------------------------------------------------------------------
+
+
+def compile_program(path: str, target: Target, *, inject=(), inject_codegen=(), extra_flags=()) -> bytes:
+    """The .vmfb of ``path`` for ``target`` with the injections (opt-py compile)."""
+    from .iree_codegen import CodegenInjection
+    from .iree_compile import Injection, compile_with_injections
+
+    result = compile_with_injections(
+        path, [*target.compile_flags, *extra_flags],
+        [Injection.parse(s) for s in inject],
+        codegen_injections=[CodegenInjection.parse(s) for s in inject_codegen],
+    )
+    if not result.ok:
+        raise OptPyError("compilation failed:\n" + "\n".join(result.messages))
+    return result.output
+
+
+# --------------------------------------------------------------------------
+# Inputs
+# --------------------------------------------------------------------------
+
+_NP_TYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i32": np.int32, "i64": np.int64,
+             "i8": np.int8, "i16": np.int16, "i1": np.bool_}
+
+
+def signature(program_text: str, function: str) -> list[tuple[list[int | None], str]]:
+    """(shape with None for dynamic dims, element type) of each tensor argument."""
+    from iree.compiler import ir
+
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse(program_text)
+        for op in module.body.operations:
+            if op.operation.name in ("func.func", "util.func") and op.attributes["sym_name"].value == function:
+                ftype = op.attributes["function_type"].value
+                out = []
+                for t in ftype.inputs:
+                    if not isinstance(t, ir.RankedTensorType):
+                        raise OptPyError(f"argument of type {t} is not a ranked tensor")
+                    rt_ = t
+                    shape = [None if rt_.is_dynamic_dim(i) else rt_.get_dim_size(i) for i in range(rt_.rank)]
+                    out.append((shape, str(rt_.element_type)))
+                return out
+    raise OptPyError(f"no function '@{function}' in the program")
+
+
+def random_inputs(sig, seed: int = 0, dynamic_size: int = 7) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    arrays = []
+    for shape, elem in sig:
+        dims = [dynamic_size if d is None else d for d in shape]
+        if elem == "bf16":
+            raise OptPyError("random bf16 inputs are not supported; give inputs with --input")
+        dtype = _NP_TYPES.get(elem)
+        if dtype is None:
+            raise OptPyError(f"no random generator for element type {elem}")
+        if np.issubdtype(dtype, np.floating):
+            arrays.append(rng.standard_normal(dims).astype(dtype))
+        elif dtype is np.bool_:
+            arrays.append(rng.integers(0, 2, dims).astype(np.bool_))
+        else:
+            arrays.append(rng.integers(-50, 50, dims).astype(dtype))
+    return arrays
+
+
+# --------------------------------------------------------------------------
+# Running
+# --------------------------------------------------------------------------
+
+
+def run_cli(vmfb: bytes, target: Target, function: str, inputs, n_outputs: int) -> list[np.ndarray]:
+    """Run through ``iree-run-module`` with .npy files in and out."""
+    tool = _runtime_tool("iree-run-module")
+    with tempfile.TemporaryDirectory() as tmp:
+        module = os.path.join(tmp, "m.vmfb")
+        with open(module, "wb") as f:
+            f.write(vmfb)
+        args = [tool, f"--module={module}", f"--device={target.device}", f"--function={function}"]
+        for i, a in enumerate(inputs):
+            p = os.path.join(tmp, f"in{i}.npy")
+            np.save(p, a)
+            args.append(f"--input=@{p}")
+        outs = [os.path.join(tmp, f"out{i}.npy") for i in range(n_outputs)]
+        args += [f"--output=@{p}" for p in outs]
+        proc = subprocess.run(args, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            raise OptPyError(f"iree-run-module failed ({proc.returncode}):\n{proc.stderr.strip()}")
+        return [np.load(p) for p in outs]
+
+
+def _runtime_tool(name: str) -> str:
+    """An iree-base-runtime tool: beside this interpreter (a venv's bin/), else on PATH."""
+    import shutil
+    import sys
+
+    here = os.path.join(os.path.dirname(sys.executable), name)
+    found = here if os.path.exists(here) else shutil.which(name)
+    if not found:
+        raise OptPyError(f"'{name}' (from iree-base-runtime) is not on PATH")
+    return found
+
+
+def run_runtime(vmfb: bytes, target: Target, function: str, inputs) -> list[np.ndarray]:
+    """Run through the ``iree.runtime`` Python API."""
+    import iree.runtime as rt
+
+    config = rt.Config(target.device)
+    ctx = rt.SystemContext(config=config)
+    ctx.add_vm_module(rt.VmModule.copy_buffer(config.vm_instance, vmfb))
+    result = ctx.modules.module[function](*inputs)
+    results = result if isinstance(result, (list, tuple)) else [result]
+    return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
+
+
+# --------------------------------------------------------------------------
+# Comparing
+# --------------------------------------------------------------------------
+
+
+def tolerances(dtype) -> tuple[float, float]:
+    """(rtol, atol) for comparing results of ``dtype``: exact for integers."""
+    dtype = np.dtype(dtype)
+    if dtype == np.float16:
+        return 1e-2, 1e-3
+    if dtype.name == "bfloat16":
+        return 2e-2, 1e-2
+    if dtype == np.float32:
+        return 1e-5, 1e-6
+    if dtype == np.float64:
+        return 1e-10, 1e-12
+    return 0.0, 0.0
+
+
+@dataclass
+class Difference:
+    index: int
+    shape: tuple
+    dtype: str
+    max_abs: float
+    max_rel: float
+    mismatched: int
+    total: int
+    same: bool
+    note: str = ""
+
+
+def compare(a, b, rtol=None, atol=None) -> list[Difference]:
+    """Per-output differences between result lists ``a`` and ``b``."""
+    diffs = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        x, y = np.asarray(x), np.asarray(y)
+        if x.shape != y.shape or x.dtype != y.dtype:
+            diffs.append(Difference(i, x.shape, str(x.dtype), float("inf"), float("inf"), x.size, x.size, False,
+                                    f"shape/dtype {x.shape}/{x.dtype} vs {y.shape}/{y.dtype}"))
+            continue
+        r, t = tolerances(x.dtype)
+        r = r if rtol is None else rtol
+        t = t if atol is None else atol
+        xf, yf = x.astype(np.float64), y.astype(np.float64)
+        close = np.isclose(xf, yf, rtol=r, atol=t, equal_nan=True)
+        err = np.abs(xf - yf)
+        err = np.where(np.isnan(err) & close, 0.0, err)
+        rel = err / np.maximum(np.abs(yf), np.finfo(np.float64).tiny)
+        diffs.append(Difference(
+            i, x.shape, str(x.dtype),
+            float(np.nanmax(err)) if err.size else 0.0,
+            float(np.nanmax(np.where(close, 0.0, rel))) if rel.size else 0.0,
+            int((~close).sum()), int(x.size), bool(close.all()),
+        ))
+    if len(a) != len(b):
+        diffs.append(Difference(len(diffs), (), "", float("inf"), float("inf"), 0, 0, False,
+                                f"{len(a)} outputs vs {len(b)}"))
+    return diffs
+
+
+@dataclass
+class Comparison:
+    outputs_a: list = field(default_factory=list)
+    outputs_b: list = field(default_factory=list)
+    differences: list = field(default_factory=list)
+
+    @property
+    def same(self) -> bool:
+        return all(d.same for d in self.differences)
+
+
+def format_report(diffs: list[Difference], label_a="A", label_b="B") -> str:
+    lines = [f"| output | shape | dtype | max abs diff | max rel diff | mismatched | {label_a} vs {label_b} |",
+             "| ---: | --- | --- | ---: | ---: | ---: | --- |"]
+    for d in diffs:
+        verdict = "same" if d.same else ("DIFFERENT" + (f" ({d.note})" if d.note else ""))
+        lines.append(f"| {d.index} | {'x'.join(map(str, d.shape)) or 'scalar'} | {d.dtype} | {d.max_abs:.3g} | "
+                     f"{d.max_rel:.3g} | {d.mismatched}/{d.total} | {verdict} |")
+    return "\n".join(lines)
