@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from .api import OptPyError
 from .diagnostics import Collector, Diag, VerifyError, parse_expectations, render, verify
-from .pipeline import Plan, PipelineError, RunHooks, build_pass_manager, plan_pipeline
+from .pipeline import (Plan, PipelineError, RunHooks, add_cpp, build_pass_manager, pass_manager_for,
+                       plan_pipeline, run_python_step, stages)
 
 SPLIT_MARKER = "// -----"
 _BYTECODE_MAGIC = b"ML\xefR"
@@ -111,9 +112,19 @@ def _failed(diags, rename, sources, hooks=None, debug=False) -> PipelineFailed:
 
 
 def _run_plan(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Collector) -> bool:
-    """Build the PassManager for this IR, run it; False on failure."""
+    """Run the plan on ``root``; False on failure (diagnostics in ``collector``).
+
+    With timing, statistics or IR printing requested, one PassManager runs
+    everything so MLIR's reports see every pass. Otherwise each run of C++
+    passes gets its own PassManager (MLIR verifies after each of them) and
+    Python passes are called directly and verified only when they changed
+    something: MLIR would re-verify the whole module after every Python pass,
+    since the bindings' ExternalPass cannot say it preserved the IR.
+    """
     from iree.compiler import ir
 
+    instrumented = any((opts.print_ir_before_all, opts.print_ir_after_all, opts.print_ir_after_change,
+                        opts.print_ir_after_failure, opts.timing, opts.pass_statistics))
     if not plan.steps:
         if opts.verify_each:
             try:
@@ -122,13 +133,44 @@ def _run_plan(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Co
                 collector.add_error(e)
                 return False
         return True
+    if instrumented:
+        return _run_single_pass_manager(plan, root, opts, hooks, collector)
+    for stage in stages(plan, root):
+        if stage.cpp is not None:
+            pm = pass_manager_for(plan, root)
+            add_cpp(pm, stage.cpp, plan)
+            pm.enable_verifier(opts.verify_each)
+            try:
+                pm.run(root)
+            except ir.MLIRError as e:
+                collector.add_error(e)
+                return False
+            finally:
+                del pm
+            continue
+        ok, changed = run_python_step(stage.py, root, hooks)
+        if not ok:
+            return False
+        if changed and opts.verify_each:
+            try:
+                root.verify()
+            except ir.MLIRError as e:
+                collector.add_error(e)
+                collector.diags.append(Diag("error", f"IR verification failed after pass '{stage.py.pass_.py.name}'"))
+                return False
+    return True
+
+
+def _run_single_pass_manager(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Collector) -> bool:
+    from iree.compiler import ir
+
     pm = build_pass_manager(plan, root, hooks)
     pm.enable_verifier(opts.verify_each)
     if any((opts.print_ir_before_all, opts.print_ir_after_all, opts.print_ir_after_change, opts.print_ir_after_failure)):
         pm.enable_ir_printing(
             print_before_all=opts.print_ir_before_all,
             # After-change or after-failure alone mean "show me those dumps" (in
-            # MLIR it only modifies print-after-all).
+            # MLIR they only modify print-after-all).
             print_after_all=opts.print_ir_after_all or opts.print_ir_after_change or opts.print_ir_after_failure,
             print_module_scope=opts.print_ir_module_scope,
             print_after_change=opts.print_ir_after_change,

@@ -454,27 +454,25 @@ class RunHooks:
     stats: dict = field(default_factory=dict)  # pass name -> {pattern: count}
 
 
-def build_pass_manager(plan: Plan, root, hooks: RunHooks):
-    """One PassManager running the plan on ``root`` (C++ and Python, in order)."""
-    from iree.compiler import passmanager
+@dataclass
+class Stage:
+    """A run of C++ passes as one textual pipeline, or one Python pass."""
 
+    cpp: str | None = None
+    py: Step | None = None
+
+
+def stages(plan: Plan, root) -> list[Stage]:
+    """The plan for this IR: consecutive C++ passes merged, Python passes alone."""
     if plan.root not in (None, "any") and root.name != plan.root:
-        raise PipelineError(
-            f"can't run a pipeline anchored on '{plan.root}' on a '{root.name}' op"
-        )
-    pm = passmanager.PassManager(plan.root if plan.root == "any" else root.name)
+        raise PipelineError(f"can't run a pipeline anchored on '{plan.root}' on a '{root.name}' op")
+    out: list[Stage] = []
     pending: list[tuple[tuple[str, ...], str]] = []
 
     def flush():
-        if not pending:
-            return
-        seg = nest_text(pending)
-        pending.clear()
-        try:
-            pm.add(seg)
-        except ValueError as e:
-            msg = " ".join(line.strip() for line in str(e).splitlines() if line.strip())
-            raise PipelineError(f"cannot build pipeline segment '{seg}': {msg}", plan.text) from None
+        if pending:
+            out.append(Stage(cpp=nest_text(pending)))
+            pending.clear()
 
     for step in plan.steps:
         if step.pass_.py is None:
@@ -482,40 +480,81 @@ def build_pass_manager(plan: Plan, root, hooks: RunHooks):
                 pending.append((path, step.pass_.ref.text()))
             continue
         flush()
-        _add_python_pass(pm, step, hooks)
+        out.append(Stage(py=step))
     flush()
+    return out
+
+
+def pass_manager_for(plan: Plan, root):
+    from iree.compiler import passmanager
+
+    return passmanager.PassManager(plan.root if plan.root == "any" else root.name)
+
+
+def add_cpp(pm, text: str, plan: Plan) -> None:
+    try:
+        pm.add(text)
+    except ValueError as e:
+        msg = " ".join(line.strip() for line in str(e).splitlines() if line.strip())
+        raise PipelineError(f"cannot build pipeline segment '{text}': {msg}", plan.text) from None
+
+
+def build_pass_manager(plan: Plan, root, hooks: RunHooks):
+    """One PassManager running the whole plan on ``root``, C++ and Python in order.
+
+    Used when MLIR's instrumentation (timing, IR printing, statistics) must
+    see every pass; each Python pass is a root-level ExternalPass.
+    """
+    pm = pass_manager_for(plan, root)
+    for stage in stages(plan, root):
+        if stage.cpp is not None:
+            add_cpp(pm, stage.cpp, plan)
+        else:
+            _add_python_pass(pm, stage.py, hooks)
     return pm
 
 
-def _add_python_pass(pm, step: Step, hooks: RunHooks):
+def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
+    """Run a Python pass on the ops its step names under ``root``.
+
+    Returns (succeeded, may have changed the IR). Failures are emitted as
+    located errors; a pattern pass that applied no pattern changed nothing.
+    """
     import traceback
 
+    from .api import PatternPass
     from .rewrite_driver import PatternFailure
 
     p = step.pass_.py
     stats = hooks.stats.setdefault(p.name, {})
+    before = sum(stats.values())
+    for target in targets(root, step):
+        ctx = PassContext(p.name, hooks.debug_patterns, stats, hooks.rename)
+        try:
+            p.run(target.opview if hasattr(target, "opview") else target, ctx)
+        except PatternFailure as e:
+            e.location.emit_error(
+                f"pass '{p.name}' failed: pattern '{e.pattern_name}' raised "
+                f"{type(e.cause).__name__}: {e.cause} (rewriting '{e.op_name}')"
+            )
+            hooks.failures.append((p.name, e.cause, e.tb))
+            return False, True
+        except Exception as e:  # noqa: BLE001 - a pass bug becomes a pass failure
+            target.location.emit_error(f"pass '{p.name}' failed: {type(e).__name__}: {e}")
+            hooks.failures.append((p.name, e, traceback.format_exc()))
+            return False, True
+        if ctx.failed:
+            return False, True
+    changed = not isinstance(p, PatternPass) or sum(stats.values()) != before
+    return True, changed
+
+
+def _add_python_pass(pm, step: Step, hooks: RunHooks):
+    p = step.pass_.py
 
     def run(op, pass_handle):
-        for target in targets(op, step):
-            ctx = PassContext(p.name, hooks.debug_patterns, stats, hooks.rename)
-            try:
-                p.run(target.opview if hasattr(target, "opview") else target, ctx)
-            except PatternFailure as e:
-                target_loc = e.location
-                target_loc.emit_error(
-                    f"pass '{p.name}' failed: pattern '{e.pattern_name}' raised "
-                    f"{type(e.cause).__name__}: {e.cause} (rewriting '{e.op_name}')"
-                )
-                hooks.failures.append((p.name, e.cause, e.tb))
-                pass_handle.signal_pass_failure()
-                return
-            except Exception as e:  # noqa: BLE001 - a pass bug becomes a pass failure
-                target.location.emit_error(f"pass '{p.name}' failed: {type(e).__name__}: {e}")
-                hooks.failures.append((p.name, e, traceback.format_exc()))
-                pass_handle.signal_pass_failure()
-                return
-            if ctx.failed:
-                pass_handle.signal_pass_failure()
-                return
+        ok, _changed = run_python_step(step, op, hooks)
+        if not ok:
+            pass_handle.signal_pass_failure()
 
     pm.add(run, name=type(p).__name__, argument=p.name, description=p.summary)

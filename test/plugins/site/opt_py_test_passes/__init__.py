@@ -162,7 +162,20 @@ class TestAddfToSubf(PatternPass):
         return [addf_to_subf]
 
 
-PASSES = [TestAddfToSubf, 
+@dataclass(frozen=True)
+class TestBreakIR(Pass):
+    name = "test-break-ir"
+    anchor = "func.func"
+    summary = "Test: erase each function's terminator, leaving invalid IR for the verifier to catch"
+
+    def run(self, op, ctx):
+        block = op.regions[0].blocks[0]
+        ops = list(block.operations)
+        if ops:
+            ops[-1].operation.erase()
+
+
+PASSES = [TestBreakIR, TestAddfToSubf, 
     TestFoldAddiZero, TestWalkMulToAdd, TestTag, TestTagFunc, TestRaiseInPattern,
     TestRaiseInPass, TestEmitError, TestBrokenContract,
 ]
