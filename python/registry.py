@@ -17,7 +17,9 @@ from .api import OptPyError, Pass
 
 # name -> "module:Class", relative to opt_py.passes. Kept in sync with the
 # declarations by test/test_registry.py.
-BUILTIN_PASSES: dict[str, str] = {}
+BUILTIN_PASSES: dict[str, str] = {
+    "sort-drop-unused-results": "sort_drop_unused_results:SortDropUnusedResults",
+}
 
 ENTRY_POINT_GROUP = "opt_py.passes"
 
