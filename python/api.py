@@ -141,6 +141,7 @@ class PassContext:
         self.debug_patterns = debug_patterns  # callable(line) or None
         self.stats = stats if stats is not None else {}
         self.failed = False
+        self.cache: dict = {}  # per pass run: e.g. frozen pattern sets shared by all anchor ops
 
     def emit_error(self, op_or_loc, message: str):
         """Emit an error at an op's location; the pass will fail."""

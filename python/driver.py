@@ -54,6 +54,9 @@ class PipelineFailed(OptPyError):
 def make_context(opts: OptOptions | None = None):
     from iree.compiler import ir
 
+    from .bindings import stub_missing_dialect_modules
+
+    stub_missing_dialect_modules()
     ctx = ir.Context()
     if opts is not None:
         ctx.allow_unregistered_dialects = opts.allow_unregistered_dialect

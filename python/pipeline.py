@@ -528,8 +528,13 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
     p = step.pass_.py
     stats = hooks.stats.setdefault(p.name, {})
     before = sum(stats.values())
+    ctx = PassContext(p.name, hooks.debug_patterns, stats, hooks.rename)
+    if isinstance(p, PatternPass):
+        from .rewrite_driver import nothing_to_match
+
+        if nothing_to_match(p, root, ctx):
+            return True, False
     for target in targets(root, step):
-        ctx = PassContext(p.name, hooks.debug_patterns, stats, hooks.rename)
         try:
             p.run(target.opview if hasattr(target, "opview") else target, ctx)
         except PatternFailure as e:

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import traceback
 
+from iree.compiler import ir, rewrite
+
 from .api import PassContext, PatternContractError, Rewriter
+from .bindings import stub_missing_dialect_modules
 from .locations import format_location
 
 
@@ -70,8 +73,6 @@ def _wrap(pattern, ctx: PassContext, state: dict):
 
 
 def greedy_config(p):
-    from iree.compiler import rewrite
-
     cfg = rewrite.GreedyRewriteConfig()
     cfg.max_iterations = p.max_iterations
     cfg.max_num_rewrites = p.max_num_rewrites
@@ -83,15 +84,23 @@ def greedy_config(p):
 
 
 def frozen_patterns(p, ctx: PassContext, state: dict):
-    from iree.compiler import rewrite
-
     ps = rewrite.RewritePatternSet()
     for pat in p.patterns():
         ps.add(pat.root, _wrap(pat, ctx, state), pat.benefit)
     return ps.freeze()
 
 
-def any_root_occurs(op, roots) -> bool:
+def _probe_set(roots):
+    def seen(_op, _rw):
+        raise _RootFound  # stop the walk at the first hit; the IR is untouched
+
+    ps = rewrite.RewritePatternSet()
+    for root in roots:
+        ps.add(root, seen)
+    return ps.freeze()
+
+
+def any_root_occurs(op, roots, probe=None) -> bool:
     """Whether an op named in ``roots`` occurs under ``op``.
 
     The walk driver visits ops in C++ and calls Python only on ops of the
@@ -101,14 +110,8 @@ def any_root_occurs(op, roots) -> bool:
     """
     from iree.compiler import rewrite
 
-    def seen(_op, _rw):
-        raise _RootFound  # stop the walk at the first hit; the IR is untouched
-
-    ps = rewrite.RewritePatternSet()
-    for root in roots:
-        ps.add(root, seen)
     try:
-        rewrite.walk_and_apply_patterns(op, ps.freeze())
+        rewrite.walk_and_apply_patterns(op, probe if probe is not None else _probe_set(roots))
     except _RootFound:
         return True
     return False
@@ -118,20 +121,37 @@ class _RootFound(Exception):
     pass
 
 
-def apply_pattern_pass(p, op, ctx: PassContext) -> None:
-    from iree.compiler import ir, rewrite
+def nothing_to_match(p, root, ctx: PassContext) -> bool:
+    """True when the greedy driver could do nothing anywhere under ``root``.
 
-    patterns = p.patterns()
-    if p.driver != "walk" and not p.fold and not any_root_occurs(op, {pat.root for pat in patterns}):
-        return
-    state = {"error": None}
-    frozen = frozen_patterns(p, ctx, state)
+    Checked once per pass run, before visiting the anchor ops: without
+    folding, a greedy run over ops none of which is a pattern root only
+    walks them.
+    """
+    if p.driver == "walk" or p.fold:
+        return False
+    roots = {pat.root for pat in p.patterns()}
+    return not any_root_occurs(root, roots, _probe_set(roots))
+
+
+def apply_pattern_pass(p, op, ctx: PassContext) -> None:
+
+    # Built once per pass run and shared by every anchor op it visits.
+    cache = ctx.cache
+    if "frozen" not in cache:
+        stub_missing_dialect_modules()
+        patterns = p.patterns()
+        cache["roots"] = {pat.root for pat in patterns}
+        cache["state"] = {"error": None}
+        cache["frozen"] = frozen_patterns(p, ctx, cache["state"])
+        cache["config"] = greedy_config(p) if p.driver != "walk" else None
+    state, frozen = cache["state"], cache["frozen"]
     try:
         if p.driver == "walk":
             rewrite.walk_and_apply_patterns(op, frozen)
         else:
             try:
-                rewrite.apply_patterns_and_fold_greedily(op, frozen, greedy_config(p))
+                rewrite.apply_patterns_and_fold_greedily(op, frozen, cache["config"])
             except (ir.MLIRError, RuntimeError) as e:
                 # Non-convergence comes out of the bindings as an exception.
                 if state["error"] is None:

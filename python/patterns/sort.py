@@ -24,12 +24,13 @@ Sorts with ``ins`` operands or buffer semantics (no results) are left alone.
 
 from __future__ import annotations
 
+from iree.compiler import ir
+from iree.compiler.dialects import arith, linalg, tensor
+
 from opt_py import pattern
 
 
 def _segments(op):
-    from iree.compiler import ir
-
     seg = op.attributes["operandSegmentSizes"]
     return list(ir.DenseI32ArrayAttr(seg)) if not isinstance(seg, list) else seg
 
@@ -72,8 +73,6 @@ def _tensor_sort(op) -> bool:
 
 @pattern("iree_linalg_ext.sort")
 def drop_unused_sort_results(op, rewriter):
-    from iree.compiler import ir
-
     op = op.operation
     if not _tensor_sort(op):
         return rewriter.fail("not a tensor sort with only outs operands")
@@ -142,9 +141,6 @@ def copy_read_only_sort_operand(op, rewriter):
 
 def _working_copy(source):
     """``linalg.copy`` of ``source`` into a fresh ``tensor.empty`` of its shape."""
-    from iree.compiler import ir
-    from iree.compiler.dialects import arith, linalg, tensor
-
     ty = ir.RankedTensorType(source.type)
     sizes = []
     for d in range(ty.rank):
