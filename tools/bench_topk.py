@@ -85,7 +85,8 @@ def reach(sample: int | None):
     jobs = [(v, t, p) for v in variants for t in ("cuda", "rocm") for p in (False, True)]
     ok = Counter()
     failing = []
-    with multiprocessing.Pool(2, maxtasksperchild=20) as pool:
+    # spawn, not fork: the parent holds MLIR contexts and thread pools already.
+    with multiprocessing.get_context("spawn").Pool(2, maxtasksperchild=20) as pool:
         for (v, t, p), good in pool.imap_unordered(_compile_one, jobs):
             ok[(t, p)] += good
             if p and not good:
