@@ -37,7 +37,7 @@ def random_sort(rng: random.Random) -> str:
         f"{', '.join(tensors)}) {{\n"
         f"  ^bb0({bb}):\n    %c = {cmp}\n    iree_linalg_ext.yield %c : i1\n"
         f"  }} -> {', '.join(tensors)}\n{ret}\n}}\n"
-    ).replace(f"%s:1 =", "%s =").replace("%s#0", "%s" if n == 1 else "%s#0")
+    ).replace("%s:1 =", "%s =").replace("%s#0", "%s" if n == 1 else "%s#0")
 
 
 @pytest.mark.parametrize("seed", range(40))
