@@ -19,6 +19,8 @@ from .api import OptPyError, Pass
 # declarations by test/test_registry.py.
 BUILTIN_PASSES: dict[str, str] = {
     "sort-drop-unused-results": "sort_drop_unused_results:SortDropUnusedResults",
+    "gather-to-load": "gather_to_load:GatherToLoad",
+    "fold-subview-into-gather": "fold_subview_into_gather:FoldSubviewIntoGather",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"

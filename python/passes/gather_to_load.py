@@ -1,0 +1,17 @@
+"""gather-to-load: contiguous vector.gather over memrefs becomes vector.load."""
+
+from dataclasses import dataclass
+
+from ..api import PatternPass
+from ..patterns.gather import gather_to_load
+
+
+@dataclass(frozen=True)
+class GatherToLoad(PatternPass):
+    name = "gather-to-load"
+    anchor = "any"
+    summary = ("Turn vector.gather with contiguous indices ([k, k+1, ...], step + broadcast) into "
+               "vector.load / vector.maskedload")
+
+    def patterns(self):
+        return [gather_to_load]

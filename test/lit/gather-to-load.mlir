@@ -1,0 +1,166 @@
+// RUN: opt-py %s --split-input-file -p gather-to-load | filecheck %s
+
+// CHECK-LABEL: func.func @step_plus_broadcast
+// CHECK-SAME: (%[[B:.*]]: memref<?x?xf32>, %[[I:.*]]: index, %[[J:.*]]: index, %[[K:.*]]: index)
+// CHECK: %[[AT:.*]] = arith.addi %[[J]], %[[K]] : index
+// CHECK: %[[L:.*]] = vector.load %[[B]][%[[I]], %[[AT]]] : memref<?x?xf32>, vector<16xf32>
+// CHECK: return %[[L]]
+func.func @step_plus_broadcast(%base: memref<?x?xf32>, %i: index, %j: index, %k: index) -> vector<16xf32> {
+  %step = vector.step : vector<16xindex>
+  %kb = vector.broadcast %k : index to vector<16xindex>
+  %idx = arith.addi %step, %kb : vector<16xindex>
+  %m = arith.constant dense<true> : vector<16xi1>
+  %p = arith.constant dense<0.0> : vector<16xf32>
+  %g = vector.gather %base[%i, %j] [%idx], %m, %p : memref<?x?xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+  return %g : vector<16xf32>
+}
+
+// -----
+
+// Broadcast first, then step; and a chain of adds with a splat constant.
+// CHECK-LABEL: func.func @broadcast_plus_step_chain
+// CHECK-SAME: (%[[B:.*]]: memref<128xf32>, %[[J:.*]]: index, %[[K:.*]]: index)
+// CHECK: %[[A1:.*]] = arith.addi %[[J]], %[[K]] : index
+// CHECK: %[[C:.*]] = arith.constant 3 : index
+// CHECK: %[[A2:.*]] = arith.addi %[[A1]], %[[C]] : index
+// CHECK: vector.load %[[B]][%[[A2]]] : memref<128xf32>, vector<8xf32>
+func.func @broadcast_plus_step_chain(%base: memref<128xf32>, %j: index, %k: index) -> vector<8xf32> {
+  %step = vector.step : vector<8xindex>
+  %kb = vector.broadcast %k : index to vector<8xindex>
+  %three = arith.constant dense<3> : vector<8xindex>
+  %a = arith.addi %kb, %step : vector<8xindex>
+  %idx = arith.addi %three, %a : vector<8xindex>
+  %m = arith.constant dense<true> : vector<8xi1>
+  %p = arith.constant dense<0.0> : vector<8xf32>
+  %g = vector.gather %base[%j] [%idx], %m, %p : memref<128xf32>, vector<8xindex>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+  return %g : vector<8xf32>
+}
+
+// -----
+
+// A constant range [5, 6, 7, 8] and a constant_mask covering every lane.
+// CHECK-LABEL: func.func @constant_range
+// CHECK: %[[C:.*]] = arith.constant 5 : index
+// CHECK: %[[AT:.*]] = arith.addi %arg1, %[[C]] : index
+// CHECK: vector.load %arg0[%[[AT]]] : memref<32xi32>, vector<4xi32>
+func.func @constant_range(%base: memref<32xi32>, %j: index) -> vector<4xi32> {
+  %idx = arith.constant dense<[5, 6, 7, 8]> : vector<4xindex>
+  %m = vector.constant_mask [4] : vector<4xi1>
+  %p = arith.constant dense<0> : vector<4xi32>
+  %g = vector.gather %base[%j] [%idx], %m, %p : memref<32xi32>, vector<4xindex>, vector<4xi1>, vector<4xi32> into vector<4xi32>
+  return %g : vector<4xi32>
+}
+
+// -----
+
+// A partial or unknown mask: a masked load with the pass-through.
+// CHECK-LABEL: func.func @masked
+// CHECK-SAME: (%[[B:.*]]: memref<64xf16>, %[[J:.*]]: index, %[[M:.*]]: vector<8xi1>, %[[P:.*]]: vector<8xf16>)
+// CHECK: vector.maskedload %[[B]][%[[J]]], %[[M]], %[[P]] : memref<64xf16>, vector<8xi1>, vector<8xf16> into vector<8xf16>
+// CHECK-LABEL: func.func @partial_constant_mask
+// CHECK: %[[M2:.*]] = vector.constant_mask [5] : vector<8xi1>
+// CHECK: vector.maskedload %arg0[%arg1], %[[M2]], %arg2
+func.func @masked(%base: memref<64xf16>, %j: index, %m: vector<8xi1>, %p: vector<8xf16>) -> vector<8xf16> {
+  %idx = vector.step : vector<8xindex>
+  %g = vector.gather %base[%j] [%idx], %m, %p : memref<64xf16>, vector<8xindex>, vector<8xi1>, vector<8xf16> into vector<8xf16>
+  return %g : vector<8xf16>
+}
+func.func @partial_constant_mask(%base: memref<64xf16>, %j: index, %p: vector<8xf16>) -> vector<8xf16> {
+  %idx = vector.step : vector<8xindex>
+  %m = vector.constant_mask [5] : vector<8xi1>
+  %g = vector.gather %base[%j] [%idx], %m, %p : memref<64xf16>, vector<8xindex>, vector<8xi1>, vector<8xf16> into vector<8xf16>
+  return %g : vector<8xf16>
+}
+
+// -----
+
+// 2-D: one contiguous row broadcast to every row reads the same row: one load.
+// CHECK-LABEL: func.func @rows_broadcast
+// CHECK: %[[AT:.*]] = arith.addi %arg2, %arg3 : index
+// CHECK: %[[L:.*]] = vector.load %arg0[%arg1, %[[AT]]] : memref<4x64xf32>, vector<8xf32>
+// CHECK: vector.broadcast %[[L]] : vector<8xf32> to vector<3x8xf32>
+func.func @rows_broadcast(%base: memref<4x64xf32>, %i: index, %j: index, %k: index) -> vector<3x8xf32> {
+  %step = vector.step : vector<8xindex>
+  %kb = vector.broadcast %k : index to vector<8xindex>
+  %row = arith.addi %step, %kb : vector<8xindex>
+  %idx = vector.broadcast %row : vector<8xindex> to vector<3x8xindex>
+  %m = arith.constant dense<true> : vector<3x8xi1>
+  %p = arith.constant dense<0.0> : vector<3x8xf32>
+  %g = vector.gather %base[%i, %j] [%idx], %m, %p : memref<4x64xf32>, vector<3x8xindex>, vector<3x8xi1>, vector<3x8xf32> into vector<3x8xf32>
+  return %g : vector<3x8xf32>
+}
+
+// -----
+
+// A strided layout whose innermost stride is 1 is fine.
+// CHECK-LABEL: func.func @strided_unit_inner
+// CHECK: vector.load %arg0[%arg1, %arg2] : memref<8x16xf32, strided<[32, 1], offset: ?>>, vector<4xf32>
+func.func @strided_unit_inner(%base: memref<8x16xf32, strided<[32, 1], offset: ?>>, %i: index, %j: index) -> vector<4xf32> {
+  %idx = vector.step : vector<4xindex>
+  %m = arith.constant dense<true> : vector<4xi1>
+  %p = arith.constant dense<0.0> : vector<4xf32>
+  %g = vector.gather %base[%i, %j] [%idx], %m, %p : memref<8x16xf32, strided<[32, 1], offset: ?>>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  return %g : vector<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @no_fold_inner_stride
+// CHECK: vector.gather
+func.func @no_fold_inner_stride(%base: memref<8x16xf32, strided<[32, 2]>>, %i: index, %j: index) -> vector<4xf32> {
+  %idx = vector.step : vector<4xindex>
+  %m = arith.constant dense<true> : vector<4xi1>
+  %p = arith.constant dense<0.0> : vector<4xf32>
+  %g = vector.gather %base[%i, %j] [%idx], %m, %p : memref<8x16xf32, strided<[32, 2]>>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  return %g : vector<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @no_fold_not_contiguous
+// CHECK: vector.gather
+func.func @no_fold_not_contiguous(%base: memref<32xf32>, %j: index) -> vector<4xf32> {
+  %idx = arith.constant dense<[0, 2, 4, 6]> : vector<4xindex>
+  %m = arith.constant dense<true> : vector<4xi1>
+  %p = arith.constant dense<0.0> : vector<4xf32>
+  %g = vector.gather %base[%j] [%idx], %m, %p : memref<32xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  return %g : vector<4xf32>
+}
+
+// -----
+
+// An added vector that is not uniform breaks contiguity.
+// CHECK-LABEL: func.func @no_fold_non_uniform_shift
+// CHECK: vector.gather
+func.func @no_fold_non_uniform_shift(%base: memref<32xf32>, %j: index, %v: vector<4xindex>) -> vector<4xf32> {
+  %step = vector.step : vector<4xindex>
+  %idx = arith.addi %step, %v : vector<4xindex>
+  %m = arith.constant dense<true> : vector<4xi1>
+  %p = arith.constant dense<0.0> : vector<4xf32>
+  %g = vector.gather %base[%j] [%idx], %m, %p : memref<32xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  return %g : vector<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @no_fold_tensor_base
+// CHECK: vector.gather
+func.func @no_fold_tensor_base(%base: tensor<32xf32>, %j: index) -> vector<4xf32> {
+  %idx = vector.step : vector<4xindex>
+  %m = arith.constant dense<true> : vector<4xi1>
+  %p = arith.constant dense<0.0> : vector<4xf32>
+  %g = vector.gather %base[%j] [%idx], %m, %p : tensor<32xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  return %g : vector<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @no_fold_2d_partial_mask
+// CHECK: vector.gather
+func.func @no_fold_2d_partial_mask(%base: memref<4x64xf32>, %i: index, %j: index, %m: vector<2x8xi1>) -> vector<2x8xf32> {
+  %step = vector.step : vector<8xindex>
+  %idx = vector.broadcast %step : vector<8xindex> to vector<2x8xindex>
+  %p = arith.constant dense<0.0> : vector<2x8xf32>
+  %g = vector.gather %base[%i, %j] [%idx], %m, %p : memref<4x64xf32>, vector<2x8xindex>, vector<2x8xi1>, vector<2x8xf32> into vector<2x8xf32>
+  return %g : vector<2x8xf32>
+}
