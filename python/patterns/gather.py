@@ -1,26 +1,36 @@
 """Patterns on ``vector.gather`` over memrefs: contiguous gathers, and subviews.
 
-``vector.gather %base[%i0, ..., %ik] [%idx], %mask, %pass`` reads, for each
-lane l, ``base[%i0, ..., %ik + idx[l]]`` where the mask is set and
-``pass[l]`` elsewhere; the index vector offsets the innermost dimension.
+``vector.gather %base[%o0, ..., %ok] [%idx], %mask, %pass`` reads, for each
+lane, the element ``idx[lane]`` places after ``base[%o0, ..., %ok]`` in the
+base's row-major logical order (where the mask is set; ``pass`` elsewhere).
+For a rank-1 base that is ``base[%o0 + idx]``; for a higher rank, a lane may
+run past the end of a row into the next one. This is how IREE 3.13 lowers
+gathers and what its vectorizer relies on: it emits, for a read out of a
+slice, an index ``row * row_length + col`` over a strided subview (the
+runtime decides; see test/e2e/test_gather.py). Everything below keeps that
+meaning.
 
 * ``gather_to_load``: when ``idx`` is contiguous, ``[k, k+1, ..., k+n-1]``
-  (``vector.step``, a constant range, ``step + broadcast(s)`` in either
-  operand order and through ``arith.addi`` chains), the gather reads n
-  consecutive elements: a ``vector.load`` at ``%ik + k`` when the mask is all
-  true (a splat ``true`` constant or a ``vector.constant_mask`` covering every
-  lane), a ``vector.maskedload`` with the pass-through otherwise. A 2-D gather
-  whose index vector broadcasts one contiguous row to every row reads the same
-  row each time: one load, broadcast. The innermost stride of the base must
-  be 1 (its layout is checked); tensor bases, non-unit innermost strides and
-  non-contiguous indices are left alone. Upstream canonicalization does this
-  only for exactly ``[0, ..., n-1]``.
-* ``fold_subview_into_gather``: a gather whose base is a ``memref.subview``
-  (static or dynamic offsets, static strides, no rank reduction) reads the
-  subview's source instead, at ``offset + stride * index`` per dimension
-  (``affine.apply``); a non-unit innermost stride scales the index vector.
-  ``fold-memref-alias-ops`` has no rule for gathers, so without this the
-  subview survives into later lowerings.
+  (``vector.step``, a constant range, ``step + broadcast`` in either order and
+  through ``arith.addi`` chains, ``shape_cast``/``broadcast`` to ``[1, ..., n]``,
+  any single-lane vector), the gather reads n consecutive elements. It becomes a
+  ``vector.load`` (all-true mask: a splat ``true`` or a covering
+  ``vector.constant_mask``) or a ``vector.maskedload`` with the pass-through:
+  at ``%o0 + k`` for a rank-1 base; at the delinearized position for a
+  single lane; on a 1-D ``memref.collapse_shape`` of the base at the linear
+  position when the base is row-major contiguous (any offset). A 2-D gather
+  repeating one contiguous row loads it once and broadcasts. Left alone:
+  tensor bases, non-unit innermost strides, non-contiguous indices, and
+  several lanes over a non-contiguous multi-dimensional base (they may cross
+  rows). Upstream canonicalization handles only ``[0, ..., n-1]``.
+* ``fold_subview_into_gather``: a ``memref.subview`` base (no rank reduction,
+  static strides) folds into the gather when the meaning can be kept: a
+  rank-1 subview (base index ``offset + stride * o0``, the index vector
+  scaled by the stride); a subview of whole rows with unit strides (only the
+  outer offset moves); a single-lane gather through any such subview (its
+  position is delinearized over the subview and mapped to the source; the
+  index vector becomes zeros). ``fold-memref-alias-ops`` has no rule for
+  gathers, so without this the subview survives into later lowerings.
 """
 
 from __future__ import annotations
@@ -58,8 +68,12 @@ def _uniform(value):
     op = _op(value)
     if op is None:
         return None
-    if op.name == "vector.broadcast" and not isinstance(op.operands[0].type, ir.VectorType):
-        return [op.operands[0]]
+    if op.name == "vector.broadcast":
+        src = op.operands[0]
+        if not isinstance(src.type, ir.VectorType):
+            return [src]
+        if _elements(src.type) == 1:
+            return [("lane0", src)]  # its one lane, read when the rewrite happens
     if op.name == "arith.constant":
         attr = op.attributes["value"]
         if isinstance(attr, ir.DenseIntElementsAttr) and attr.is_splat:
@@ -71,21 +85,41 @@ def _uniform(value):
     return None
 
 
+def _elements(vt) -> int:
+    n = 1
+    for d in vt.shape:
+        n *= d
+    return n
+
+
+def _row_like(vt) -> bool:
+    """A vector whose dims are all 1 but the last: [1, ..., 1, n]."""
+    return isinstance(vt, ir.VectorType) and not vt.scalable and vt.rank >= 1 and all(
+        d == 1 for d in vt.shape[:-1])
+
+
 def contiguous_start(value):
-    """Terms of k when ``value`` is the 1-D vector [k, k+1, ..., k+n-1], else None."""
+    """Terms of k when ``value`` is [k, k+1, ..., k+n-1] (shaped [1, ..., 1, n]), else None."""
     vt = value.type
-    if not isinstance(vt, ir.VectorType) or vt.rank != 1 or vt.scalable:
+    if not _row_like(vt):
         return None
+    if _elements(vt) == 1:
+        return [("lane0", value)]  # one lane: contiguous whatever it holds
     op = _op(value)
     if op is None:
         return None
     if op.name == "vector.step":
         return [0]
+    if op.name in ("vector.shape_cast", "vector.broadcast"):
+        src = op.operands[0]
+        if _row_like(src.type) and src.type.shape[-1] == vt.shape[-1]:
+            return contiguous_start(src)
+        return None
     if op.name == "arith.constant":
         attr = op.attributes["value"]
-        if not isinstance(attr, ir.DenseIntElementsAttr):
+        if not isinstance(attr, ir.DenseIntElementsAttr) or attr.is_splat:
             return None
-        values = [int(v) for v in attr] if not attr.is_splat else [ir.IntegerAttr(attr.get_splat_value()).value] * vt.shape[0]
+        values = [int(v) for v in attr]
         if all(v == values[0] + i for i, v in enumerate(values)):
             return [values[0]]
         return None
@@ -135,21 +169,114 @@ def unit_innermost_stride(memref_type) -> bool:
     return strides[-1] == 1
 
 
+def contiguous(memref_type) -> bool:
+    """Row-major contiguous (any offset): collapsible to 1-D, lanes may cross rows."""
+    layout = memref_type.layout
+    if isinstance(layout, ir.AffineMapAttr) and layout.value == ir.AffineMap.get_identity(memref_type.rank):
+        return True
+    strides, _ = memref_type.get_strides_and_offset()
+    expected = 1
+    for d in reversed(range(memref_type.rank)):
+        if strides[d] != expected:
+            return False
+        if d > 0:
+            if memref_type.is_dynamic_dim(d):
+                return False
+            expected *= memref_type.get_dim_size(d)
+    return True
+
+
+def _collapsed_type(memref_type):
+    rank = memref_type.rank
+    static = all(not memref_type.is_dynamic_dim(d) for d in range(rank))
+    total = 1
+    for d in range(rank):
+        total *= memref_type.get_dim_size(d) if static else 1
+    _, offset = memref_type.get_strides_and_offset()
+    layout = None if offset == 0 else ir.StridedLayoutAttr.get(offset, [1])
+    return ir.MemRefType.get([total if static else DYNAMIC], memref_type.element_type, layout=layout,
+                             memory_space=memref_type.memory_space)
+
+
+def _materialize(t):
+    if isinstance(t, tuple):  # ("lane0", v): the only lane of a one-element vector
+        return vector.extract(t[1], [], [0] * t[1].type.rank)
+    return t
+
+
 def _index_sum(base, terms):
     """``base + sum(terms)`` as index arithmetic (at the current insertion point)."""
     const = sum(t for t in terms if isinstance(t, int))
     result = base
     for t in terms:
         if not isinstance(t, int):
-            result = arith.addi(result, t)
+            result = arith.addi(result, _materialize(t))
     if const:
-        result = arith.addi(result, arith.constant(ir.IndexType.get(), const))
+        result = arith.addi(result, _cst(const))
     return result
 
 
-# --------------------------------------------------------------------------
-# gather -> load
-# --------------------------------------------------------------------------
+def _cst(v: int):
+    return arith.constant(ir.IndexType.get(), v)
+
+
+def _dim_sizes(base):
+    from iree.compiler.dialects import memref
+
+    t = base.type
+    return [memref.dim(base, _cst(d)) if t.is_dynamic_dim(d) else _cst(t.get_dim_size(d)) for d in range(t.rank)]
+
+
+def _linearize(indices, sizes):
+    linear = indices[0]
+    for i, size in zip(indices[1:], sizes[1:]):
+        linear = arith.addi(arith.muli(linear, size), i)
+    return linear
+
+
+def _delinearize(linear, sizes):
+    out = []
+    for size in reversed(sizes[1:]):
+        out.append(arith.remui(linear, size))
+        linear = arith.divui(linear, size)
+    out.append(linear)
+    return list(reversed(out))
+
+
+def _flat(v):
+    """A [1, ..., 1, n] vector as a 1-D one."""
+    if v.type.rank == 1:
+        return v
+    return vector.shape_cast(ir.VectorType.get([v.type.shape[-1]], v.type.element_type), v)
+
+
+def _load(row_type, base, at, mask, pass_thru):
+    if all_true(mask):
+        return vector.load(row_type, base, at)
+    return vector.maskedload(row_type, base, at, _flat(mask), _flat(pass_thru))
+
+
+def _load_lanes(base, indices, start, lanes, mask, pass_thru, element_type):
+    """Load ``lanes`` elements from logical position ``indices + start``; None if unsafe."""
+    from iree.compiler.dialects import memref
+
+    row_type = ir.VectorType.get([lanes], element_type)
+    rank = base.type.rank
+    if rank == 1:
+        return _load(row_type, base, [_index_sum(indices[0], start)], mask, pass_thru)
+    if start == [0] and (lanes == 1 or contiguous(base.type)):
+        # The first lane is the base position itself (upstream's own rewrite).
+        return _load(row_type, base, list(indices), mask, pass_thru)
+    if lanes == 1:
+        sizes = _dim_sizes(base)
+        at = _delinearize(_index_sum(_linearize(list(indices), sizes), start), sizes)
+        return _load(row_type, base, at, mask, pass_thru)
+    if contiguous(base.type):
+        sizes = _dim_sizes(base)
+        flat = memref.collapse_shape(_collapsed_type(base.type), base, [list(range(rank))])
+        pos = _index_sum(_linearize(list(indices), sizes), start)
+        return _load(row_type, flat, [pos], mask, pass_thru)
+    return None
 
 
 @pattern("vector.gather")
@@ -161,27 +288,26 @@ def gather_to_load(op, rewriter):
     if not unit_innermost_stride(base.type):
         return rewriter.fail("the base's innermost stride is not 1")
     result_type = op.results[0].type
+    lanes = result_type.shape[-1]
     start = contiguous_start(idx)
-    if start is not None:
-        with rewriter.ip, op.location:
-            at = indices[:-1] + [_index_sum(indices[-1], start)]
-            if all_true(mask):
-                new = vector.load(result_type, base, at)
-            else:
-                new = vector.maskedload(result_type, base, at, mask, pass_thru)
-        rewriter.replace_op(op, [new])
-        return True
-    start = row_broadcast_start(idx)
-    if start is not None:
+    broadcast_rows = False
+    if start is None:
+        start = row_broadcast_start(idx)
+        if start is None:
+            return rewriter.fail("the index vector is not contiguous")
         if not all_true(mask):
             return rewriter.fail("a 2-D gather with a partial mask is left alone")
-        row = ir.VectorType.get([result_type.shape[1]], result_type.element_type)
-        with rewriter.ip, op.location:
-            at = indices[:-1] + [_index_sum(indices[-1], start)]
-            new = vector.broadcast(result_type, vector.load(row, base, at))
-        rewriter.replace_op(op, [new])
-        return True
-    return rewriter.fail("the index vector is not contiguous")
+        broadcast_rows = True
+    if lanes > 1 and base.type.rank > 1 and not contiguous(base.type):
+        return rewriter.fail("several lanes over a non-contiguous multi-dimensional base may cross rows")
+    with rewriter.ip, op.location:
+        loaded = _load_lanes(base, indices, start, lanes, mask, pass_thru, result_type.element_type)
+        if broadcast_rows:
+            new = vector.broadcast(result_type, loaded)
+        else:
+            new = loaded if result_type.rank == 1 else vector.shape_cast(result_type, loaded)
+    rewriter.replace_op(op, [new])
+    return True
 
 
 # --------------------------------------------------------------------------
@@ -209,6 +335,29 @@ def _subview_parts(sv):
     return source, offsets, static_str
 
 
+def _affine(index, stride: int, offset):
+    """``offset + stride * index`` with affine.apply (offset an int or a Value)."""
+    if isinstance(offset, int):
+        if offset == 0 and stride == 1:
+            return index
+        expr = ir.AffineDimExpr.get(0) * stride + offset
+        return affine.apply(ir.AffineMap.get(1, 0, [expr]), [index])
+    expr = ir.AffineDimExpr.get(0) * stride + ir.AffineSymbolExpr.get(0)
+    return affine.apply(ir.AffineMap.get(1, 1, [expr]), [index, offset])
+
+
+def _whole_rows(sv, source, offsets, strides) -> bool:
+    """The subview takes whole rows: inner offsets 0, inner sizes full, unit strides."""
+    sizes = list(ir.DenseI64ArrayAttr(sv.attributes["static_sizes"]))
+    st = source.type
+    if any(s != 1 for s in strides):
+        return False
+    for d in range(1, st.rank):
+        if offsets[d] != 0 or st.is_dynamic_dim(d) or sizes[d] != st.get_dim_size(d):
+            return False
+    return True
+
+
 @pattern("vector.gather")
 def fold_subview_into_gather(op, rewriter):
     op = op.operation
@@ -220,20 +369,35 @@ def fold_subview_into_gather(op, rewriter):
     if parts is None:
         return rewriter.fail("the subview has a dynamic stride or reduces rank")
     source, offsets, strides = parts
-    with rewriter.ip, op.location:
-        new_indices = []
-        for i, off, stride in zip(indices, offsets, strides):
-            if isinstance(off, int):
-                expr = ir.AffineDimExpr.get(0) * stride + off
-                new_indices.append(affine.apply(ir.AffineMap.get(1, 0, [expr]), [i]))
-            else:
-                expr = ir.AffineDimExpr.get(0) * stride + ir.AffineSymbolExpr.get(0)
-                new_indices.append(affine.apply(ir.AffineMap.get(1, 1, [expr]), [i, off]))
-        new_idx = idx
-        if strides[-1] != 1:
-            factor = arith.constant(idx.type, ir.DenseElementsAttr.get_splat(
-                idx.type, ir.IntegerAttr.get(idx.type.element_type, strides[-1])))
-            new_idx = arith.muli(idx, factor)
-        new = vector.gather(op.results[0].type, source, new_indices, new_idx, mask, pass_thru)
+    rank = source.type.rank
+    lanes = 1
+    for d in idx.type.shape:
+        lanes *= d
+    if rank == 1:
+        with rewriter.ip, op.location:
+            new_indices = [_affine(indices[0], strides[0], offsets[0])]
+            new_idx = idx
+            if strides[0] != 1:
+                factor = arith.constant(idx.type, ir.DenseElementsAttr.get_splat(
+                    idx.type, ir.IntegerAttr.get(idx.type.element_type, strides[0])))
+                new_idx = arith.muli(idx, factor)
+            new = vector.gather(op.results[0].type, source, new_indices, new_idx, mask, pass_thru)
+    elif _whole_rows(sv, source, offsets, strides):
+        with rewriter.ip, op.location:
+            new_indices = [_affine(indices[0], 1, offsets[0])] + list(indices[1:])
+            new = vector.gather(op.results[0].type, source, new_indices, idx, mask, pass_thru)
+    elif lanes == 1:
+        with rewriter.ip, op.location:
+            sizes = _dim_sizes(base)
+            lane = vector.extract(idx, [], [0] * idx.type.rank)
+            if lane.type != ir.IndexType.get():
+                lane = arith.index_cast(ir.IndexType.get(), lane)
+            pos = _delinearize(arith.addi(_linearize(list(indices), sizes), lane), sizes)
+            new_indices = [_affine(p, st, off) for p, st, off in zip(pos, strides, offsets)]
+            zeros = arith.constant(idx.type, ir.DenseElementsAttr.get_splat(
+                idx.type, ir.IntegerAttr.get(idx.type.element_type, 0)))
+            new = vector.gather(op.results[0].type, source, new_indices, zeros, mask, pass_thru)
+    else:
+        return rewriter.fail("several lanes through a subview of partial rows could cross rows")
     rewriter.replace_op(op, [new])
     return True

@@ -1,9 +1,15 @@
 // RUN: opt-py %s --split-input-file -p gather-to-load | filecheck %s
 
+// The lanes may run past a row: a contiguous base is read through a 1-D view
+// at the linear position.
 // CHECK-LABEL: func.func @step_plus_broadcast
 // CHECK-SAME: (%[[B:.*]]: memref<?x?xf32>, %[[I:.*]]: index, %[[J:.*]]: index, %[[K:.*]]: index)
-// CHECK: %[[AT:.*]] = arith.addi %[[J]], %[[K]] : index
-// CHECK: %[[L:.*]] = vector.load %[[B]][%[[I]], %[[AT]]] : memref<?x?xf32>, vector<16xf32>
+// CHECK: %[[D1:.*]] = memref.dim %[[B]], %{{.*}} : memref<?x?xf32>
+// CHECK: %[[F:.*]] = memref.collapse_shape %[[B]] {{\[}}[0, 1]] : memref<?x?xf32> into memref<?xf32>
+// CHECK: %[[R:.*]] = arith.muli %[[I]], %[[D1]] : index
+// CHECK: %[[LIN:.*]] = arith.addi %[[R]], %[[J]] : index
+// CHECK: %[[AT:.*]] = arith.addi %[[LIN]], %[[K]] : index
+// CHECK: %[[L:.*]] = vector.load %[[F]][%[[AT]]] : memref<?xf32>, vector<16xf32>
 // CHECK: return %[[L]]
 func.func @step_plus_broadcast(%base: memref<?x?xf32>, %i: index, %j: index, %k: index) -> vector<16xf32> {
   %step = vector.step : vector<16xindex>
@@ -76,8 +82,8 @@ func.func @partial_constant_mask(%base: memref<64xf16>, %j: index, %p: vector<8x
 
 // 2-D: one contiguous row broadcast to every row reads the same row: one load.
 // CHECK-LABEL: func.func @rows_broadcast
-// CHECK: %[[AT:.*]] = arith.addi %arg2, %arg3 : index
-// CHECK: %[[L:.*]] = vector.load %arg0[%arg1, %[[AT]]] : memref<4x64xf32>, vector<8xf32>
+// CHECK: %[[F:.*]] = memref.collapse_shape %arg0 {{\[}}[0, 1]] : memref<4x64xf32> into memref<256xf32>
+// CHECK: %[[L:.*]] = vector.load %[[F]][%{{.*}}] : memref<256xf32>, vector<8xf32>
 // CHECK: vector.broadcast %[[L]] : vector<8xf32> to vector<3x8xf32>
 func.func @rows_broadcast(%base: memref<4x64xf32>, %i: index, %j: index, %k: index) -> vector<3x8xf32> {
   %step = vector.step : vector<8xindex>
@@ -92,10 +98,11 @@ func.func @rows_broadcast(%base: memref<4x64xf32>, %i: index, %j: index, %k: ind
 
 // -----
 
-// A strided layout whose innermost stride is 1 is fine.
-// CHECK-LABEL: func.func @strided_unit_inner
-// CHECK: vector.load %arg0[%arg1, %arg2] : memref<8x16xf32, strided<[32, 1], offset: ?>>, vector<4xf32>
-func.func @strided_unit_inner(%base: memref<8x16xf32, strided<[32, 1], offset: ?>>, %i: index, %j: index) -> vector<4xf32> {
+// Several lanes over a non-contiguous 2-D base (rows 32 apart, 16 long) could
+// run past a row into memory the gather does not read: left alone.
+// CHECK-LABEL: func.func @no_fold_lanes_over_strided_rows
+// CHECK: vector.gather
+func.func @no_fold_lanes_over_strided_rows(%base: memref<8x16xf32, strided<[32, 1], offset: ?>>, %i: index, %j: index) -> vector<4xf32> {
   %idx = vector.step : vector<4xindex>
   %m = arith.constant dense<true> : vector<4xi1>
   %p = arith.constant dense<0.0> : vector<4xf32>
@@ -163,4 +170,78 @@ func.func @no_fold_2d_partial_mask(%base: memref<4x64xf32>, %i: index, %j: index
   %p = arith.constant dense<0.0> : vector<2x8xf32>
   %g = vector.gather %base[%i, %j] [%idx], %m, %p : memref<4x64xf32>, vector<2x8xindex>, vector<2x8xi1>, vector<2x8xf32> into vector<2x8xf32>
   return %g : vector<2x8xf32>
+}
+
+// -----
+
+// A row-major contiguous base with an offset (a subview of whole rows) is
+// collapsible too.
+// CHECK-LABEL: func.func @contiguous_with_offset
+// CHECK: memref.collapse_shape %arg0 {{\[}}[0, 1]] : memref<16x32xf32, strided<[32, 1], offset: ?>> into memref<512xf32, strided<[1], offset: ?>>
+// CHECK: vector.load
+func.func @contiguous_with_offset(%base: memref<16x32xf32, strided<[32, 1], offset: ?>>, %i: index, %j: index, %k: index) -> vector<8xf32> {
+  %step = vector.step : vector<8xindex>
+  %kb = vector.broadcast %k : index to vector<8xindex>
+  %idx = arith.addi %kb, %step : vector<8xindex>
+  %m = arith.constant dense<true> : vector<8xi1>
+  %p = arith.constant dense<0.0> : vector<8xf32>
+  %g = vector.gather %base[%i, %j] [%idx], %m, %p : memref<16x32xf32, strided<[32, 1], offset: ?>>, vector<8xindex>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+  return %g : vector<8xf32>
+}
+
+// -----
+
+// Zero-based on a contiguous 2-D base: loaded at the base position, as upstream does.
+// CHECK-LABEL: func.func @zero_based_2d
+// CHECK-NOT: collapse_shape
+// CHECK: vector.load %arg0[%arg1, %arg2] : memref<4x64xf32>, vector<8xf32>
+func.func @zero_based_2d(%base: memref<4x64xf32>, %i: index, %j: index) -> vector<8xf32> {
+  %idx = vector.step : vector<8xindex>
+  %m = arith.constant dense<true> : vector<8xi1>
+  %p = arith.constant dense<0.0> : vector<8xf32>
+  %g = vector.gather %base[%i, %j] [%idx], %m, %p : memref<4x64xf32>, vector<8xindex>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+  return %g : vector<8xf32>
+}
+
+// -----
+
+// One lane (what GPU codegen emits per thread) on a strided base: its position
+// is delinearized over the base's shape, whatever the index holds.
+// CHECK-LABEL: func.func @single_lane_strided
+// CHECK-SAME: (%[[B:.*]]: memref<8x16xf32, strided<[32, 1], offset: ?>>, %[[I:.*]]: index, %[[J:.*]]: index, %[[X:.*]]: vector<1x1xindex>)
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[R:.*]] = arith.muli %[[I]], %[[C16]] : index
+// CHECK: %[[LIN:.*]] = arith.addi %[[R]], %[[J]] : index
+// CHECK: %[[LANE:.*]] = vector.extract %[[X]][0, 0] : index from vector<1x1xindex>
+// CHECK: %[[POS:.*]] = arith.addi %[[LIN]], %[[LANE]] : index
+// CHECK: %[[COL:.*]] = arith.remui %[[POS]], %[[C16]] : index
+// CHECK: %[[ROW:.*]] = arith.divui %[[POS]], %[[C16]] : index
+// CHECK: %[[L:.*]] = vector.load %[[B]][%[[ROW]], %[[COL]]] : memref<8x16xf32, strided<[32, 1], offset: ?>>, vector<1xf32>
+// CHECK: vector.shape_cast %[[L]] : vector<1xf32> to vector<1x1xf32>
+func.func @single_lane_strided(%base: memref<8x16xf32, strided<[32, 1], offset: ?>>, %i: index, %j: index, %x: vector<1x1xindex>) -> vector<1x1xf32> {
+  %m = arith.constant dense<true> : vector<1x1xi1>
+  %p = arith.constant dense<0.0> : vector<1x1xf32>
+  %g = vector.gather %base[%i, %j] [%x], %m, %p : memref<8x16xf32, strided<[32, 1], offset: ?>>, vector<1x1xindex>, vector<1x1xi1>, vector<1x1xf32> into vector<1x1xf32>
+  return %g : vector<1x1xf32>
+}
+
+// -----
+
+// IREE's vectorizer form: a [1, n] index from shape_cast(step) plus broadcasts
+// of one-element vectors.
+// CHECK-LABEL: func.func @iree_row_like
+// CHECK: %[[F:.*]] = memref.collapse_shape %arg0
+// CHECK: vector.extract %arg1[0] : index from vector<1xindex>
+// CHECK: %[[L:.*]] = vector.load %[[F]][%{{.*}}] : memref<2048xf32>, vector<8xf32>
+// CHECK: vector.shape_cast %[[L]] : vector<8xf32> to vector<1x8xf32>
+func.func @iree_row_like(%base: memref<64x32xf32>, %row: vector<1xindex>) -> vector<1x8xf32> {
+  %c0 = arith.constant 0 : index
+  %s = vector.step : vector<8xindex>
+  %s2 = vector.shape_cast %s : vector<8xindex> to vector<1x8xindex>
+  %b = vector.broadcast %row : vector<1xindex> to vector<1x8xindex>
+  %idx = arith.addi %b, %s2 : vector<1x8xindex>
+  %m = arith.constant dense<true> : vector<1x8xi1>
+  %p = arith.constant dense<0.0> : vector<1x8xf32>
+  %g = vector.gather %base[%c0, %c0] [%idx], %m, %p : memref<64x32xf32>, vector<1x8xindex>, vector<1x8xi1>, vector<1x8xf32> into vector<1x8xf32>
+  return %g : vector<1x8xf32>
 }

@@ -175,7 +175,29 @@ class TestBreakIR(Pass):
             ops[-1].operation.erase()
 
 
-PASSES = [TestBreakIR, TestAddfToSubf, 
+@dataclass(frozen=True)
+class TestExpectAbsent(Pass):
+    name = "test-expect-absent"
+    anchor = "any"
+    summary = "Test: fail (with the op's location) if an op of the given name is present"
+    op: str = option("vector.gather", "the op name that must not occur")
+
+    def run(self, root, ctx):
+        from iree.compiler import ir
+
+        found = []
+
+        def visit(o):
+            if o.name == self.op:
+                found.append(o)
+            return ir.WalkResult.ADVANCE
+
+        root.operation.walk(visit)
+        for o in found[:3]:
+            ctx.emit_error(o, f"test-expect-absent: '{self.op}' is still here")
+
+
+PASSES = [TestExpectAbsent, TestBreakIR, TestAddfToSubf, 
     TestFoldAddiZero, TestWalkMulToAdd, TestTag, TestTagFunc, TestRaiseInPattern,
     TestRaiseInPass, TestEmitError, TestBrokenContract,
 ]
