@@ -1,18 +1,15 @@
 """Textual pass pipelines that mix C++ and Python passes, and their execution.
 
 MLIR's textual syntax is parsed here, not by MLIR, because the bindings'
-``PassManager.parse`` cannot name Python passes. The parsed tree is then
-lowered onto *one* MLIR PassManager anchored at the root op:
-
-* consecutive C++ passes become one textual segment added with ``pm.add``,
-  nesting and all, so MLIR runs them exactly as it would;
-* each Python pass becomes a root-level ``ExternalPass`` that visits the ops
-  its place in the pipeline names (the direct children along its nesting path,
-  as a nested pass manager would) and runs the pass on each in turn.
-
-Because everything lives in one PassManager, Python passes take part in
-``--mlir-timing``, IR printing and verification exactly like C++ passes, in
-the order written.
+``PassManager.parse`` cannot name Python passes. The parsed tree becomes a
+list of stages: consecutive C++ passes as one textual segment (nesting and
+all, so MLIR runs them exactly as it would), and each Python pass on its own,
+visiting the ops its place in the pipeline names (the direct children along
+its nesting path, as a nested pass manager would). The driver runs the stages
+either on one PassManager, each Python pass a root-level ``ExternalPass``, so
+that timing, IR printing and statistics see every pass in order; or, without
+such instrumentation, each C++ segment on its own PassManager and each Python
+pass directly (see driver._run_plan for why).
 
 A pipeline not wrapped in the root op's name is a *bare list*: every pass is
 nested to its own anchor op wherever such ops are (inside ``hal.executable``
