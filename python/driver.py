@@ -42,6 +42,11 @@ class OptOptions:
     debug_patterns: bool = False
     debug: bool = False
 
+    @property
+    def prints_ir(self) -> bool:
+        return any((self.print_ir_before_all, self.print_ir_after_all, self.print_ir_after_change,
+                    self.print_ir_after_failure))
+
 
 class PipelineFailed(OptPyError):
     """The pipeline failed; ``diagnostics`` holds what MLIR and the passes said."""
@@ -126,8 +131,7 @@ def _run_plan(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Co
     """
     from iree.compiler import ir
 
-    instrumented = any((opts.print_ir_before_all, opts.print_ir_after_all, opts.print_ir_after_change,
-                        opts.print_ir_after_failure, opts.timing, opts.pass_statistics))
+    instrumented = opts.prints_ir or opts.timing or opts.pass_statistics
     if not plan.steps:
         if opts.verify_each:
             try:
@@ -169,7 +173,7 @@ def _run_single_pass_manager(plan: Plan, root, opts: OptOptions, hooks: RunHooks
 
     pm = build_pass_manager(plan, root, hooks)
     pm.enable_verifier(opts.verify_each)
-    if any((opts.print_ir_before_all, opts.print_ir_after_all, opts.print_ir_after_change, opts.print_ir_after_failure)):
+    if opts.prints_ir:
         pm.enable_ir_printing(
             print_before_all=opts.print_ir_before_all,
             # After-change or after-failure alone mean "show me those dumps" (in

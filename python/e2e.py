@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -226,17 +226,6 @@ def compare(a, b, rtol=None, atol=None) -> list[Difference]:
         diffs.append(Difference(len(diffs), (), "", float("inf"), float("inf"), 0, 0, False,
                                 f"{len(a)} outputs vs {len(b)}"))
     return diffs
-
-
-@dataclass
-class Comparison:
-    outputs_a: list = field(default_factory=list)
-    outputs_b: list = field(default_factory=list)
-    differences: list = field(default_factory=list)
-
-    @property
-    def same(self) -> bool:
-        return all(d.same for d in self.differences)
 
 
 def format_report(diffs: list[Difference], label_a="A", label_b="B") -> str:

@@ -209,13 +209,6 @@ class _captured_stderr:
         return data
 
 
-def cpp_anchor(name: str) -> str:
-    """The op a C++ pass must be nested under: an op name, 'any' or 'function'."""
-    from .anchor_probe import anchor_of
-
-    return anchor_of(name)
-
-
 FUNCTION_OPS = ("func.func", "util.func")
 
 
@@ -303,7 +296,9 @@ def plan_pipeline(text: str) -> Plan:
             anchor = r.py.anchor
             plan.steps.append(Step(r, (), () if anchor == "any" else (anchor,)))
         else:
-            anchor = cpp_anchor(el.name)
+            from .anchor_probe import anchor_of
+
+            anchor = anchor_of(el.name)  # an op name, 'any', 'function' or 'unknown'
             if anchor == "unknown":
                 raise PipelineError(
                     f"cannot tell which op '{el.name}' runs on (probing it crashed); nest it "
@@ -529,7 +524,7 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
     if isinstance(p, PatternPass):
         from .rewrite_driver import nothing_to_match
 
-        if nothing_to_match(p, root, ctx):
+        if nothing_to_match(p, root):
             return True, False
     for target in targets(root, step):
         try:

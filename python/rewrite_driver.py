@@ -90,17 +90,7 @@ def frozen_patterns(p, ctx: PassContext, state: dict):
     return ps.freeze()
 
 
-def _probe_set(roots):
-    def seen(_op, _rw):
-        raise _RootFound  # stop the walk at the first hit; the IR is untouched
-
-    ps = rewrite.RewritePatternSet()
-    for root in roots:
-        ps.add(root, seen)
-    return ps.freeze()
-
-
-def any_root_occurs(op, roots, probe=None) -> bool:
+def any_root_occurs(op, roots) -> bool:
     """Whether an op named in ``roots`` occurs under ``op``.
 
     The walk driver visits ops in C++ and calls Python only on ops of the
@@ -108,10 +98,14 @@ def any_root_occurs(op, roots, probe=None) -> bool:
     pass skip the greedy driver (worklist, every op visited) when it cannot
     match anything.
     """
-    from iree.compiler import rewrite
+    def seen(_op, _rw):
+        raise _RootFound  # stop the walk at the first hit; the IR is untouched
 
+    ps = rewrite.RewritePatternSet()
+    for root in roots:
+        ps.add(root, seen)
     try:
-        rewrite.walk_and_apply_patterns(op, probe if probe is not None else _probe_set(roots))
+        rewrite.walk_and_apply_patterns(op, ps.freeze())
     except _RootFound:
         return True
     return False
@@ -121,7 +115,7 @@ class _RootFound(Exception):
     pass
 
 
-def nothing_to_match(p, root, ctx: PassContext) -> bool:
+def nothing_to_match(p, root) -> bool:
     """True when the greedy driver could do nothing anywhere under ``root``.
 
     Checked once per pass run, before visiting the anchor ops: without
@@ -130,8 +124,7 @@ def nothing_to_match(p, root, ctx: PassContext) -> bool:
     """
     if p.driver == "walk" or p.fold:
         return False
-    roots = {pat.root for pat in p.patterns()}
-    return not any_root_occurs(root, roots, _probe_set(roots))
+    return not any_root_occurs(root, {pat.root for pat in p.patterns()})
 
 
 def apply_pattern_pass(p, op, ctx: PassContext) -> None:
@@ -140,8 +133,6 @@ def apply_pattern_pass(p, op, ctx: PassContext) -> None:
     cache = ctx.cache
     if "frozen" not in cache:
         stub_missing_dialect_modules()
-        patterns = p.patterns()
-        cache["roots"] = {pat.root for pat in patterns}
         cache["state"] = {"error": None}
         cache["frozen"] = frozen_patterns(p, ctx, cache["state"])
         cache["config"] = greedy_config(p) if p.driver != "walk" else None

@@ -36,7 +36,7 @@ meaning.
 from __future__ import annotations
 
 from iree.compiler import ir
-from iree.compiler.dialects import affine, arith, vector
+from iree.compiler.dialects import affine, arith, memref, vector
 
 from opt_py import pattern
 
@@ -216,13 +216,17 @@ def _index_sum(base, terms):
     return result
 
 
+def _splat(vector_type, v: int):
+    """A constant integer vector with every lane ``v``."""
+    return arith.constant(vector_type, ir.DenseElementsAttr.get_splat(
+        vector_type, ir.IntegerAttr.get(vector_type.element_type, v)))
+
+
 def _cst(v: int):
     return arith.constant(ir.IndexType.get(), v)
 
 
 def _dim_sizes(base):
-    from iree.compiler.dialects import memref
-
     t = base.type
     return [memref.dim(base, _cst(d)) if t.is_dynamic_dim(d) else _cst(t.get_dim_size(d)) for d in range(t.rank)]
 
@@ -258,8 +262,6 @@ def _load(row_type, base, at, mask, pass_thru):
 
 def _load_lanes(base, indices, start, lanes, mask, pass_thru, element_type):
     """Load ``lanes`` elements from logical position ``indices + start``; None if unsafe."""
-    from iree.compiler.dialects import memref
-
     row_type = ir.VectorType.get([lanes], element_type)
     rank = base.type.rank
     if rank == 1:
@@ -378,9 +380,7 @@ def fold_subview_into_gather(op, rewriter):
             new_indices = [_affine(indices[0], strides[0], offsets[0])]
             new_idx = idx
             if strides[0] != 1:
-                factor = arith.constant(idx.type, ir.DenseElementsAttr.get_splat(
-                    idx.type, ir.IntegerAttr.get(idx.type.element_type, strides[0])))
-                new_idx = arith.muli(idx, factor)
+                new_idx = arith.muli(idx, _splat(idx.type, strides[0]))
             new = vector.gather(op.results[0].type, source, new_indices, new_idx, mask, pass_thru)
     elif _whole_rows(sv, source, offsets, strides):
         with rewriter.ip, op.location:
@@ -394,9 +394,7 @@ def fold_subview_into_gather(op, rewriter):
                 lane = arith.index_cast(ir.IndexType.get(), lane)
             pos = _delinearize(arith.addi(_linearize(list(indices), sizes), lane), sizes)
             new_indices = [_affine(p, st, off) for p, st, off in zip(pos, strides, offsets)]
-            zeros = arith.constant(idx.type, ir.DenseElementsAttr.get_splat(
-                idx.type, ir.IntegerAttr.get(idx.type.element_type, 0)))
-            new = vector.gather(op.results[0].type, source, new_indices, zeros, mask, pass_thru)
+            new = vector.gather(op.results[0].type, source, new_indices, _splat(idx.type, 0), mask, pass_thru)
     else:
         return rewriter.fail("several lanes through a subview of partial rows could cross rows")
     rewriter.replace_op(op, [new])

@@ -31,8 +31,7 @@ from opt_py import pattern
 
 
 def _segments(op):
-    seg = op.attributes["operandSegmentSizes"]
-    return list(ir.DenseI32ArrayAttr(seg)) if not isinstance(seg, list) else seg
+    return list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
 
 
 def _comparator(op):
