@@ -21,6 +21,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "sort-drop-unused-results": "sort_drop_unused_results:SortDropUnusedResults",
     "gather-to-load": "gather_to_load:GatherToLoad",
     "fold-subview-into-gather": "fold_subview_into_gather:FoldSubviewIntoGather",
+    "fold-collapse-shape-into-store": "fold_collapse_shape_into_store:FoldCollapseShapeIntoStore",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
