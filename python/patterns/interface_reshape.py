@@ -45,6 +45,7 @@ reference here, not an oracle (see test/test_interface_reshape.py).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from iree.compiler import ir
@@ -53,7 +54,9 @@ from iree.compiler.dialects import affine, arith, linalg, tensor
 from opt_py import pattern
 
 DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
-_DISPATCH_TENSOR = re.compile(r"^!iree_tensor_ext\.dispatch\.tensor<(readonly|writeonly|readwrite):(.*)>$", re.S)
+# A dispatch tensor of a plain ranked tensor: access, "AxBx..." dims, element type.
+_DISPATCH_TENSOR = re.compile(
+    r"^!iree_tensor_ext\.dispatch\.tensor<(readonly|writeonly|readwrite):tensor<((?:(?:\d+|\?)x)*)([^,<>x]+)>>$")
 SUBSPAN = "hal.interface.binding.subspan"
 STORE = "iree_tensor_ext.dispatch.tensor.store"
 LOAD = "iree_tensor_ext.dispatch.tensor.load"
@@ -103,35 +106,60 @@ def _static(op, name):
 
 
 def _binding(subspan):
-    """(access, bound tensor type) of a subspan's dispatch tensor type, or None."""
-    m = _DISPATCH_TENSOR.match(str(subspan.results[0].type))
+    """(access, static shape) of a subspan's dispatch tensor type; None unless
+    it binds a plain ranked tensor (no encoding)."""
+    return _binding_of_type(subspan.results[0].type)
+
+
+@functools.lru_cache(maxsize=256)
+def _binding_of_type(t):
+    # Printing a type costs more than the rest of the analysis; dispatches repeat types.
+    m = _DISPATCH_TENSOR.match(str(t))
     if not m:
         return None
-    bound = ir.Type.parse(m.group(2))
-    if not isinstance(bound, ir.RankedTensorType) or bound.encoding is not None:
-        return None
-    return m.group(1), bound
+    dims = m.group(2)[:-1].split("x") if m.group(2) else []
+    return m.group(1), tuple(DYNAMIC if d == "?" else int(d) for d in dims)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_type(context, text):
+    # Parsing a type costs more than the rest of a rewrite; dispatches repeat types.
+    with context:
+        return ir.Type.parse(text)
+
+
+def _dispatch_tensor_type(access, shape, element_type):
+    dims = "".join("?x" if d == DYNAMIC else f"{d}x" for d in shape)
+    return _parse_type(ir.Context.current, f"!iree_tensor_ext.dispatch.tensor<{access}:tensor<{dims}{element_type}>>")
 
 
 def _shape(t):
     return [DYNAMIC if t.is_dynamic_dim(i) else t.get_dim_size(i) for i in range(t.rank)]
 
 
-def _binding_shape(subspan, bound):
+def _binding_shape(subspan, static_shape):
+    if DYNAMIC not in static_shape:
+        return list(static_shape)
     _, dims = _groups(subspan, _segments(subspan))
-    return _mixed(_shape(bound), dims)
+    return _mixed(static_shape, dims)
 
 
 def _slice(op, first_dynamic_segment):
     """(offsets, sizes, strides) of a dispatch.tensor load/store, mixed."""
-    groups = _groups(op, _segments(op))
-    offs, sizes, strides = groups[first_dynamic_segment:first_dynamic_segment + 3]
-    return (_mixed(_static(op, "static_offsets"), offs), _mixed(_static(op, "static_sizes"), sizes),
-            _mixed(_static(op, "static_strides"), strides))
+    static = [_static(op, "static_offsets"), _static(op, "static_sizes"), _static(op, "static_strides")]
+    if not any(DYNAMIC in s for s in static):
+        return static
+    groups = _groups(op, _segments(op))[first_dynamic_segment:first_dynamic_segment + 3]
+    return [_mixed(s, d) for s, d in zip(static, groups)]
 
 
 def _reassociation(op):
-    return [[ir.IntegerAttr(i).value for i in group] for group in ir.ArrayAttr(op.attributes["reassociation"])]
+    return _reassociation_of(op.attributes["reassociation"])
+
+
+@functools.lru_cache(maxsize=256)
+def _reassociation_of(attr):
+    return tuple(tuple(ir.IntegerAttr(i).value for i in group) for group in ir.ArrayAttr(attr))
 
 
 def _same(a, b) -> bool:
@@ -239,8 +267,7 @@ def _split(mixed):
 def _new_subspan(subspan, access, shape, element_type):
     """A subspan of the same binding typed ``access:tensor<shape>``."""
     static, dynamic = _split(shape)
-    tensor = ir.RankedTensorType.get(static, element_type)
-    result = ir.Type.parse(f"!iree_tensor_ext.dispatch.tensor<{access}:{tensor}>")
+    result = _dispatch_tensor_type(access, static, element_type)
     byte_offset, _ = _groups(subspan, _segments(subspan))
     attrs = {name: subspan.attributes[name] for name in subspan.attributes}
     attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(byte_offset), len(dynamic)])
@@ -340,7 +367,7 @@ def fold_collapse_shape_into_store(op, rewriter):
     fold = _store_fold(op)
     if isinstance(fold, str):
         return rewriter.fail(fold)
-    collapse, subspan, (access, bound), (binding, offsets, sizes, strides), plan = fold
+    collapse, subspan, (access, _), (binding, offsets, sizes, strides), plan = fold
     with rewriter.ip, op.location:
         new_binding, new_offsets, new_sizes, new_strides = [], [], [], []
         for k in range(len(binding)):
@@ -355,7 +382,7 @@ def fold_collapse_shape_into_store(op, rewriter):
                 new_offsets.append(offsets[k])
                 new_sizes.append(sizes[k])
                 new_strides.append(strides[k])
-        new_target, target_dims = _new_subspan(subspan, access, new_binding, bound.element_type)
+        new_target, target_dims = _new_subspan(subspan, access, new_binding, collapse.operands[0].type.element_type)
         dynamic, attrs = _slice_operands(new_offsets, new_sizes, new_strides)
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 1, len(target_dims), *map(len, dynamic)])
         ir.Operation.create(STORE, results=[], operands=[collapse.operands[0], new_target, *target_dims,
@@ -402,9 +429,9 @@ def fold_expand_shape_into_load(op, rewriter):
     parsed = _binding(subspan)
     if parsed is None:
         return rewriter.fail("the binding is not a dispatch tensor of a plain ranked tensor")
-    access, bound = parsed
+    access, static_shape = parsed
     offsets, sizes, strides = _slice(load, 2)
-    binding = _binding_shape(subspan, bound)
+    binding = _binding_shape(subspan, static_shape)
     whole = (len(sizes) == load.results[0].type.rank
              and all(_same(o, 0) for o in offsets) and all(_same(s, 1) for s in strides)
              and all(_same(s, b) for s, b in zip(sizes, binding)))
@@ -413,7 +440,7 @@ def fold_expand_shape_into_load(op, rewriter):
     result_type = op.results[0].type
     expanded = _mixed(_static(op, "static_output_shape"), list(op.operands[1:]))
     with rewriter.ip, op.location:
-        new_source, dims = _new_subspan(subspan, access, expanded, bound.element_type)
+        new_source, dims = _new_subspan(subspan, access, expanded, result_type.element_type)
         n = len(expanded)
         dynamic, attrs = _slice_operands([0] * n, expanded, [1] * n)
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, len(dims), *map(len, dynamic)])
