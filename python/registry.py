@@ -21,6 +21,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "sort-drop-unused-results": "sort_drop_unused_results:SortDropUnusedResults",
     "gather-to-load": "gather_to_load:GatherToLoad",
     "fold-subview-into-gather": "fold_subview_into_gather:FoldSubviewIntoGather",
+    "forall-reuse-shared-outs": "forall_reuse_shared_outs:ForallReuseSharedOuts",
     "fold-collapse-shape-into-store": "fold_collapse_shape_into_store:FoldCollapseShapeIntoStore",
 }
 
