@@ -23,6 +23,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "fold-subview-into-gather": "fold_subview_into_gather:FoldSubviewIntoGather",
     "forall-reuse-shared-outs": "forall_reuse_shared_outs:ForallReuseSharedOuts",
     "fold-collapse-shape-into-store": "fold_collapse_shape_into_store:FoldCollapseShapeIntoStore",
+    "fold-collapse-shape-into-generic": "fold_collapse_shape_into_generic:FoldCollapseShapeIntoGeneric",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
