@@ -123,8 +123,10 @@ def random_inputs(sig, seed: int = 0, dynamic_size: int = 7) -> list[np.ndarray]
 # --------------------------------------------------------------------------
 
 
-def run_cli(vmfb: bytes, target: Target, function: str, inputs, n_outputs: int) -> list[np.ndarray]:
-    """Run through ``iree-run-module`` with .npy files in and out."""
+def run_cli(vmfb: bytes, target: Target, function: str, inputs, n_outputs: int,
+            timeout: float | None = None) -> list[np.ndarray]:
+    """Run through ``iree-run-module`` with .npy files in and out (a crash or
+    a hang, say of a miscompiled program, stays in that process)."""
     tool = _runtime_tool("iree-run-module")
     with tempfile.TemporaryDirectory() as tmp:
         module = os.path.join(tmp, "m.vmfb")
@@ -137,7 +139,10 @@ def run_cli(vmfb: bytes, target: Target, function: str, inputs, n_outputs: int) 
             args.append(f"--input=@{p}")
         outs = [os.path.join(tmp, f"out{i}.npy") for i in range(n_outputs)]
         args += [f"--output=@{p}" for p in outs]
-        proc = subprocess.run(args, capture_output=True, text=True, check=False)
+        try:
+            proc = subprocess.run(args, capture_output=True, text=True, check=False, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise OptPyError(f"iree-run-module did not finish in {timeout} s") from None
         if proc.returncode != 0:
             raise OptPyError(f"iree-run-module failed ({proc.returncode}):\n{proc.stderr.strip()}")
         return [np.load(p) for p in outs]

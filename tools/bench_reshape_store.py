@@ -93,7 +93,7 @@ def miscompiles(n: int):
     rows = []
     # spawn, not fork: MLIR contexts and thread pools may exist already.
     with multiprocessing.get_context("spawn").Pool(2, maxtasksperchild=25) as pool:
-        for row in pool.imap_unordered(_one, range(n), chunksize=4):
+        for row in pool.imap_unordered(_one, range(n)):
             rows.append(row)
     return sorted(rows)
 

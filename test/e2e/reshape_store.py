@@ -306,7 +306,8 @@ def run(case: Case, with_pass: bool | str, target_name: str = "cpu") -> str:
             pipeline = with_pass if isinstance(with_pass, str) else PASS
             vmfb = e2e.compile_program(path, target, inject=[f"executable-sources:{pipeline}"] if with_pass else [])
             args = inputs(case)
-            got = e2e.run_runtime(vmfb, target, "main", args)[0]
+            # in a process of its own: a miscompiled store may write anywhere
+            got = e2e.run_cli(vmfb, target, "main", args, 1, timeout=60)[0]
         except OptPyError as e:
             return "error: " + str(e).strip().splitlines()[-1][:200]
     want = expected(case, args)
