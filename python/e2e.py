@@ -71,6 +71,46 @@ def compile_program(path: str, target: Target, *, inject=(), inject_codegen=(), 
     return result.output
 
 
+def workgroup_memory_bytes(dump_dir, targets_ir: str) -> int:
+    """An upper bound of any kernel's workgroup (shared) memory: the largest
+    static allocation in IREE's dumped intermediates (LDS in the ROCm
+    assembly, addrspace(3) globals in the LLVM IR) plus the largest dynamic
+    one an export declares (``workgroup_local_memory``, how the CUDA target
+    sizes it). ``dump_dir``: ``--iree-hal-dump-executable-intermediates-to``;
+    ``targets_ir``: the program compiled to executable-targets."""
+    import re
+    from pathlib import Path
+
+    dump_dir = Path(dump_dir)
+    static = [0]
+    for p in dump_dir.glob("*.rocmasm"):
+        static += [int(n) for n in re.findall(r"\.amdhsa_group_segment_fixed_size (\d+)", p.read_text())]
+    elem = {"float": 4, "half": 2, "bfloat": 2, "double": 8, "i8": 1, "i16": 2, "i32": 4, "i64": 8}
+    for p in dump_dir.glob("*.optimized.ll"):
+        total = 0
+        for ty in re.findall(r"addrspace\(3\) global (\[[^=]*?\]) ", p.read_text()):
+            dims = [int(d) for d in re.findall(r"(\d+) x", ty)]
+            total += int(np.prod(dims)) * elem[re.search(r"x (\w+)\]+$", ty).group(1)]
+        static.append(total)
+    dynamic = [0] + [int(n) for n in re.findall(r"workgroup_local_memory = (\d+)", targets_ir)]
+    return max(static) + max(dynamic)
+
+
+def workgroup_memory(path: str, target: Target, *, inject=(), extra_flags=()) -> int:
+    """Compile ``path`` for a GPU ``target`` and measure it (workgroup_memory_bytes)."""
+    from .iree_compile import Injection, compile_with_injections
+
+    with tempfile.TemporaryDirectory() as dump:
+        flags = [*target.compile_flags, *extra_flags]
+        compile_program(path, target, inject=inject,
+                        extra_flags=[*extra_flags, f"--iree-hal-dump-executable-intermediates-to={dump}"])
+        res = compile_with_injections(path, flags, [Injection.parse(s) for s in inject],
+                                      compile_to="executable-targets")
+        if not res.ok:
+            raise OptPyError("compilation failed:\n" + "\n".join(res.messages))
+        return workgroup_memory_bytes(dump, res.output.decode())
+
+
 # --------------------------------------------------------------------------
 # Inputs
 # --------------------------------------------------------------------------

@@ -503,25 +503,6 @@ def test_grouped_conv_input_gradient_matches_numpy(form, single, tmp_path):
             assert after < before, (phase, folded)
 
 
-def workgroup_memory_bytes(dump_dir, targets_ir: str) -> int:
-    """An upper bound of any kernel's workgroup memory: the largest static
-    allocation in IREE's dumped intermediates (LDS in the ROCm assembly,
-    addrspace(3) globals in the LLVM IR) plus the largest dynamic one an export
-    declares (``workgroup_local_memory``, how the CUDA target sizes it)."""
-    static = [0]
-    for p in dump_dir.glob("*.rocmasm"):
-        static += [int(n) for n in re.findall(r"\.amdhsa_group_segment_fixed_size (\d+)", p.read_text())]
-    elem = {"float": 4, "half": 2, "bfloat": 2, "double": 8, "i8": 1, "i16": 2, "i32": 4, "i64": 8}
-    for p in dump_dir.glob("*.optimized.ll"):
-        total = 0
-        for ty in re.findall(r"addrspace\(3\) global (\[[^=]*?\]) ", p.read_text()):
-            dims = [int(d) for d in re.findall(r"(\d+) x", ty)]
-            total += int(np.prod(dims)) * elem[re.search(r"x (\w+)\]+$", ty).group(1)]
-        static.append(total)
-    dynamic = [0] + [int(n) for n in re.findall(r"workgroup_local_memory = (\d+)", targets_ir)]
-    return max(static) + max(dynamic)
-
-
 @pytest.mark.parametrize("target", ["rocm", "cuda"])
 @pytest.mark.parametrize("form", ["conv", "gemm"])
 def test_grouped_conv_input_gradient_fits_gpu_workgroup_memory(form, target, tmp_path):
@@ -539,7 +520,7 @@ def test_grouped_conv_input_gradient_fits_gpu_workgroup_memory(form, target, tmp
         targets_ir, _ = _compile_grouped_conv(tmp_path, form, ISSUE, e2e.TARGETS[target], injection, flags[:1],
                                               compile_to="executable-targets")
         assert b"hal.executable.export" in targets_ir and any(dump.iterdir()), "nothing to measure"
-        used[injection] = workgroup_memory_bytes(dump, targets_ir.decode())
+        used[injection] = e2e.workgroup_memory_bytes(dump, targets_ir.decode())
     print(f"{form} {target}: workgroup memory bytes {used}, sites {sites['input']}")
     if form == "gemm":
         before, after = sites["input"]["input"]
@@ -564,7 +545,7 @@ def test_workgroup_memory_measure_sees_both_kinds(tmp_path):
         assert compile_with_injections(str(path), flags, []).ok  # serializing dumps the intermediates
         result = compile_with_injections(str(path), flags[:-1], [], compile_to="executable-targets", output_ir=True)
         assert result.ok, result.messages
-        assert workgroup_memory_bytes(dump, result.output.decode()) > 0, target
+        assert e2e.workgroup_memory_bytes(dump, result.output.decode()) > 0, target
 
 
 # --------------------------------------------------------------------------
