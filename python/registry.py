@@ -22,6 +22,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "gather-to-load": "gather_to_load:GatherToLoad",
     "fold-subview-into-gather": "fold_subview_into_gather:FoldSubviewIntoGather",
     "forall-reuse-shared-outs": "forall_reuse_shared_outs:ForallReuseSharedOuts",
+    "softmax-fuse-elementwise": "softmax_fuse_elementwise:SoftmaxFuseElementwise",
     "fold-collapse-shape-into-store": "fold_collapse_shape_into_store:FoldCollapseShapeIntoStore",
     "fold-collapse-shape-into-generic": "fold_collapse_shape_into_generic:FoldCollapseShapeIntoGeneric",
 }

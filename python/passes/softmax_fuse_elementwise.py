@@ -1,0 +1,19 @@
+"""softmax-fuse-elementwise: decompose linalg.softmax; fuse elementwise neighbours into normalizations."""
+
+from dataclasses import dataclass
+
+from ..api import PatternPass
+from ..patterns.softmax import (decompose_softmax, fuse_consumers_into_normalization,
+                                recompute_producer_in_normalization)
+
+
+@dataclass(frozen=True)
+class SoftmaxFuseElementwise(PatternPass):
+    name = "softmax-fuse-elementwise"
+    anchor = "any"
+    summary = ("Decompose linalg.softmax into generics (exp numerator never a tensor); fuse elementwise "
+               "consumers into the final generic of a softmax or normalization and recompute elementwise "
+               "producers in its reductions and final generic")
+
+    def patterns(self):
+        return [decompose_softmax, fuse_consumers_into_normalization, recompute_producer_in_normalization]
