@@ -121,20 +121,17 @@ def _binding_of_type(t):
     return m.group(1), tuple(DYNAMIC if d == "?" else int(d) for d in dims)
 
 
+# Parsing a type costs more than the rest of a rewrite, and dispatches repeat
+# types; an element type is tied to its context, so the key is per context.
 @functools.lru_cache(maxsize=256)
-def _parse_type(context, text):
-    # Parsing a type costs more than the rest of a rewrite; dispatches repeat types.
-    with context:
-        return ir.Type.parse(text)
-
-
 def _dispatch_tensor_type(access, shape, element_type):
     dims = "".join("?x" if d == DYNAMIC else f"{d}x" for d in shape)
-    return _parse_type(ir.Context.current, f"!iree_tensor_ext.dispatch.tensor<{access}:tensor<{dims}{element_type}>>")
+    return ir.Type.parse(f"!iree_tensor_ext.dispatch.tensor<{access}:tensor<{dims}{element_type}>>",
+                         element_type.context)
 
 
 def _shape(t):
-    return [DYNAMIC if t.is_dynamic_dim(i) else t.get_dim_size(i) for i in range(t.rank)]
+    return list(t.shape)
 
 
 def _binding_shape(subspan, static_shape):
@@ -267,7 +264,7 @@ def _split(mixed):
 def _new_subspan(subspan, access, shape, element_type):
     """A subspan of the same binding typed ``access:tensor<shape>``."""
     static, dynamic = _split(shape)
-    result = _dispatch_tensor_type(access, static, element_type)
+    result = _dispatch_tensor_type(access, tuple(static), element_type)
     byte_offset, _ = _groups(subspan, _segments(subspan))
     attrs = {name: subspan.attributes[name] for name in subspan.attributes}
     attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(byte_offset), len(dynamic)])
