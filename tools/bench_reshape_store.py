@@ -16,9 +16,10 @@
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -78,24 +79,52 @@ def speed(reps: int, n: int = 2000):
     return {k: statistics.median(v[1:]) for k, v in times.items()}
 
 
-def _one(seed):
+PARTS = ("pass", "stock", "folds")
+
+
+def _part(seed: int, part: str):
     import reshape_store as rs
 
     case = rs.random_case(seed)
+    if part == "folds":
+        try:
+            return rs.folds(case)
+        except RuntimeError as e:  # the program does not compile at all: a generator bug, reported
+            return {"opt-py": "n/a", "C++": "n/a", "why": str(e)[-200:]}
+    return rs.run(case, part == "pass")
+
+
+def _isolated(seed: int, parts=PARTS, timeout: int = 300):
+    """Parts of one case in a child process: a crash or a hang (stock IREE
+    compiling a bad store, say) becomes that case's outcome, not the run's."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--one", str(seed), "--parts", ",".join(parts)]
     try:
-        decisions = rs.folds(case)
-    except RuntimeError as e:  # the program itself does not compile: a generator bug, reported
-        decisions = {"opt-py": "n/a", "C++": "n/a", "why": str(e)[-200:]}
-    return seed, case.describe(), rs.run(case, True), rs.run(case, False), decisions
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if proc.returncode != 0:
+        return None
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _one(seed: int):
+    import reshape_store as rs
+
+    got = _isolated(seed)
+    if got is None:  # find which part crashed or hung
+        got = {}
+        for part in PARTS:
+            r = _isolated(seed, (part,))
+            got[part] = r[part] if r else ("error: crashed or hung" if part != "folds"
+                                           else {"opt-py": "crashed", "C++": "crashed"})
+    return seed, rs.random_case(seed).describe(), got["pass"], got["stock"], got["folds"]
 
 
 def miscompiles(n: int):
-    rows = []
-    # spawn, not fork: MLIR contexts and thread pools may exist already.
-    with multiprocessing.get_context("spawn").Pool(2, maxtasksperchild=25) as pool:
-        for row in pool.imap_unordered(_one, range(n)):
-            rows.append(row)
-    return sorted(rows)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        return sorted(pool.map(_one, range(n)))
 
 
 def _outcome(s: str) -> str:
@@ -103,6 +132,11 @@ def _outcome(s: str) -> str:
 
 
 def main() -> int:
+    if "--one" in sys.argv:  # a child of _isolated
+        seed = int(sys.argv[sys.argv.index("--one") + 1])
+        parts = sys.argv[sys.argv.index("--parts") + 1].split(",")
+        print(json.dumps({part: _part(seed, part) for part in parts}))
+        return 0
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=500)
     ap.add_argument("--reps", type=int, default=7)
