@@ -22,6 +22,8 @@ import time
 
 import numpy as np
 
+from benchlib import pipeline_medians
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -46,23 +48,15 @@ def gathers_module(n: int) -> str:
 def speed(reps: int):
     from iree.compiler import ir
 
-    from opt_py import run_pipeline
-
     text = gathers_module(10_000)
     pipelines = {"canonicalize": "builtin.module(func.func(canonicalize))",
                  "gather-to-load,canonicalize": "builtin.module(func.func(gather-to-load,canonicalize))"}
-    times = {k: [] for k in pipelines}
     left = {}
-    ctx = ir.Context()
-    for _ in range(reps + 1):
-        for name, pipe in pipelines.items():
-            with ctx, ir.Location.unknown():
-                module = ir.Module.parse(text)
-                t = time.perf_counter()
-                run_pipeline(module, pipe)
-                times[name].append(time.perf_counter() - t)
-                left[name] = str(module).count("vector.gather")
-    return {k: statistics.median(v[1:]) for k, v in times.items()}, left
+
+    def check(name, module):
+        left[name] = str(module).count("vector.gather")
+
+    return pipeline_medians(text, pipelines, reps, check, context=ir.Context()), left
 
 
 PROGRAM = """

@@ -18,14 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
-import time
 from collections import Counter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "test", "e2e"))
+
+from benchlib import pipeline_medians  # noqa: E402
 
 LAYOUT = ("#pl = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, "
           "#hal.pipeline.binding<storage_buffer>]>\n")
@@ -56,27 +56,16 @@ func.func @d{i}() {{
 
 
 def speed(reps: int, n: int = 2000):
-    from iree.compiler import ir
-
-    from opt_py import run_pipeline
-    from opt_py.driver import make_context
-
     text = LAYOUT + "".join((STATIC if i % 2 else DYNAMIC).format(i=i) for i in range(n))
     pipelines = {"C++ iree-codegen-fold-reshape-into-interface-tensor":
                  "builtin.module(func.func(iree-codegen-fold-reshape-into-interface-tensor))",
                  "fold-collapse-shape-into-store": "builtin.module(func.func(fold-collapse-shape-into-store))"}
-    times = {k: [] for k in pipelines}
-    ctx = make_context()
-    for _ in range(reps + 1):
-        for name, pipe in pipelines.items():
-            with ctx, ir.Location.unknown():
-                module = ir.Module.parse(text)
-                t = time.perf_counter()
-                run_pipeline(module, pipe)
-                times[name].append(time.perf_counter() - t)
-                left = str(module).count("tensor.collapse_shape")
-                assert left == 0, f"{name} left {left} collapses"
-    return {k: statistics.median(v[1:]) for k, v in times.items()}
+
+    def check(name, module):
+        left = str(module).count("tensor.collapse_shape")
+        assert left == 0, f"{name} left {left} collapses"
+
+    return pipeline_medians(text, pipelines, reps, check)
 
 
 PARTS = ("pass", "stock", "folds")

@@ -16,14 +16,14 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import statistics
 import sys
 import tempfile
-import time
 from collections import Counter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "test", "e2e"))
+
+from benchlib import pipeline_medians  # noqa: E402
 
 SORT_FUNC = """
 func.func @f{i}(%v: tensor<64xf32>, %k: tensor<64xi32>) -> tensor<64xf32> {{
@@ -40,22 +40,14 @@ func.func @f{i}(%v: tensor<64xf32>, %k: tensor<64xi32>) -> tensor<64xf32> {{
 def speed(reps: int, n: int = 2000):
     from iree.compiler import ir
 
-    from opt_py import run_pipeline
-
     text = "".join(SORT_FUNC.format(i=i) for i in range(n))
     pipelines = {"C++ canonicalize": "builtin.module(func.func(canonicalize))",
                  "sort-drop-unused-results": "builtin.module(func.func(sort-drop-unused-results))"}
-    times = {k: [] for k in pipelines}
-    ctx = ir.Context()
-    for _ in range(reps + 1):
-        for name, pipe in pipelines.items():
-            with ctx, ir.Location.unknown():
-                module = ir.Module.parse(text)
-                t = time.perf_counter()
-                run_pipeline(module, pipe)
-                times[name].append(time.perf_counter() - t)
-                assert "outs(%arg0 : tensor<64xf32>)" in str(module)  # the result was dropped
-    return {k: statistics.median(v[1:]) for k, v in times.items()}
+
+    def check(name, module):
+        assert "outs(%arg0 : tensor<64xf32>)" in str(module)  # the result was dropped
+
+    return pipeline_medians(text, pipelines, reps, check, context=ir.Context())
 
 
 def _compile_one(job):

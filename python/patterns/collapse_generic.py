@@ -89,16 +89,11 @@ from iree.compiler.dialects import arith, linalg, tensor
 
 from opt_py import pattern
 
-DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
+from .ir_utils import DYNAMIC, defining_op as _op
+
 _KNOWN_ATTRS = {"indexing_maps", "iterator_types", "operandSegmentSizes"}
 _PARALLEL = "#linalg.iterator_type<parallel>"
 _REDUCTION = "#linalg.iterator_type<reduction>"
-
-
-def _op(value):
-    owner = value.owner
-    op = getattr(owner, "operation", owner)
-    return op if isinstance(op, ir.Operation) else None
 
 
 def _has_uses(value) -> bool:

@@ -95,7 +95,8 @@ from iree.compiler import ir
 
 from opt_py import pattern
 
-DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
+from .ir_utils import DYNAMIC, constant_int, defining_op as _op
+
 
 # Linalg ops with a payload but no operandSegmentSizes: their destinations are
 # the last operands, one per result.
@@ -106,27 +107,9 @@ def _operation(x):
     return x.operation if hasattr(x, "operation") else x
 
 
-def _op(value):
-    """The op defining ``value``, or None for a block argument."""
-    owner = value.owner
-    op = getattr(owner, "operation", owner)
-    return op if isinstance(op, ir.Operation) else None
-
-
 def _uses(value) -> list:
     """(owner operation, operand number) of every use of ``value``."""
     return [(_operation(u.owner), u.operand_number) for u in value.uses]
-
-
-def _constant_index(value):
-    """The integer a value is a constant of, or None."""
-    op = _op(value)
-    if op is None or op.name != "arith.constant":
-        return None
-    attr = op.attributes["value"]
-    if isinstance(attr, ir.IntegerAttr):
-        return attr.value
-    return None
 
 
 def _same(a, b) -> bool:
@@ -245,7 +228,7 @@ def _slice_params(op):
         for s in ir.DenseI64ArrayAttr(op.attributes[name]):
             if s == DYNAMIC:
                 v = next(dynamic)
-                c = _constant_index(v)
+                c = constant_int(v)
                 entries.append(v if c is None else c)
             else:
                 entries.append(s)
@@ -344,7 +327,7 @@ def reuse_shared_out_for_empty(op, rewriter):
     ty = empty.results[0].type
     if ty != insert.operands[0].type:
         return rewriter.fail(f"the empty's type {ty} is not the inserted type {insert.operands[0].type}")
-    mine = [c if (c := _constant_index(v)) is not None else v for v in empty.operands]
+    mine = [c if (c := constant_int(v)) is not None else v for v in empty.operands]
     theirs = _dynamic_sizes(insert)
     if len(mine) != len(theirs) or not all(_same(a, b) for a, b in zip(mine, theirs)):
         return rewriter.fail("the empty's dynamic sizes are not the sizes of the parallel_insert_slice")

@@ -40,13 +40,7 @@ from iree.compiler.dialects import affine, arith, memref, vector
 
 from opt_py import pattern
 
-DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
-
-
-def _op(value):
-    owner = value.owner
-    op = getattr(owner, "operation", owner)
-    return op if isinstance(op, ir.Operation) else None
+from .ir_utils import DYNAMIC, defining_op as _op
 
 
 def _gather_parts(op):

@@ -53,7 +53,8 @@ from iree.compiler.dialects import affine, arith, linalg, tensor
 
 from opt_py import pattern
 
-DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
+from .ir_utils import DYNAMIC, constant_int, defining_op as _op
+
 # A dispatch tensor of a plain ranked tensor: access, "AxBx..." dims, element type.
 _DISPATCH_TENSOR = re.compile(
     r"^!iree_tensor_ext\.dispatch\.tensor<(readonly|writeonly|readwrite):tensor<((?:(?:\d+|\?)x)*)([^,<>x]+)>>$")
@@ -67,20 +68,10 @@ LOAD = "iree_tensor_ext.dispatch.tensor.load"
 # --------------------------------------------------------------------------
 
 
-def _op(value):
-    owner = value.owner
-    op = getattr(owner, "operation", owner)
-    return op if isinstance(op, ir.Operation) else None
-
-
 def _constant(value):
     """The int a Value is a constant of, else the Value."""
-    op = _op(value)
-    if op is not None and op.name == "arith.constant":
-        attr = op.attributes["value"]
-        if isinstance(attr, ir.IntegerAttr):
-            return attr.value
-    return value
+    c = constant_int(value)
+    return value if c is None else c
 
 
 def _segments(op):

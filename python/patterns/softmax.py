@@ -109,6 +109,8 @@ from iree.compiler.dialects import arith, linalg, math, tensor
 
 from opt_py import pattern
 
+from .ir_utils import defining_op as _op
+
 MAX_RECOMPUTE = 3  # uses of a producer that may each recompute it
 STATISTIC_DEPTH = 4  # elementwise/reshape steps from a reduction to a statistic
 _FLOATS = (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)
@@ -118,14 +120,6 @@ _RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape", "tensor.cast")
 # --------------------------------------------------------------------------
 # Looking at linalg.generic
 # --------------------------------------------------------------------------
-
-
-def _op(value):
-    """The op defining ``value``, or None for a block argument."""
-    owner = value.owner
-    if isinstance(owner, ir.Block):
-        return None
-    return getattr(owner, "operation", owner)
 
 
 def _uses(value) -> list:

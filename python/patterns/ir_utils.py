@@ -1,0 +1,24 @@
+"""Small facts about IR that several pattern families ask."""
+
+from __future__ import annotations
+
+from iree.compiler import ir
+
+DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
+
+
+def defining_op(value):
+    """The operation defining ``value``, or None for a block argument."""
+    owner = value.owner
+    op = getattr(owner, "operation", owner)
+    return op if isinstance(op, ir.Operation) else None
+
+
+def constant_int(value):
+    """The integer ``value`` is an ``arith.constant`` of, or None."""
+    op = defining_op(value)
+    if op is not None and op.name == "arith.constant":
+        attr = op.attributes["value"]
+        if isinstance(attr, ir.IntegerAttr):
+            return attr.value
+    return None
