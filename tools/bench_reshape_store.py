@@ -75,9 +75,9 @@ def _part(seed: int, part: str):
     import reshape_store as rs
 
     case = rs.random_case(seed)
-    if part == "folds":
+    if part.startswith("folds"):  # "folds", or "folds:opt-py" / "folds:C++" alone
         try:
-            return rs.folds(case)
+            return rs.folds(case, part.split(":")[1:] or ("opt-py", "C++"))
         except RuntimeError as e:  # the program does not compile at all: a generator bug, reported
             return {"opt-py": "n/a", "C++": "n/a", "why": str(e)[-200:]}
     return rs.run(case, part == "pass")
@@ -102,10 +102,13 @@ def _one(seed: int):
     got = _isolated(seed)
     if got is None:  # find which part crashed or hung
         got = {}
-        for part in PARTS:
+        for part in ("pass", "stock"):
             r = _isolated(seed, (part,))
-            got[part] = r[part] if r else ("error: crashed or hung" if part != "folds"
-                                           else {"opt-py": "crashed", "C++": "crashed"})
+            got[part] = r[part] if r else "error: crashed or hung"
+        got["folds"] = {}
+        for name in ("opt-py", "C++"):
+            r = _isolated(seed, (f"folds:{name}",))
+            got["folds"][name] = r[f"folds:{name}"][name] if r else "crashed"
     return seed, rs.random_case(seed).describe(), got["pass"], got["stock"], got["folds"]
 
 
@@ -161,6 +164,8 @@ def main() -> int:
             f.write("\n".join(lines) + "\n")
         print(f"\n{len(disagree)} disagreements written to {args.disagreements}")
     for r in rows:
+        if "crashed" in str(r[4]) or "crashed" in r[3]:
+            print(f"crashed or hung: seed {r[0]}: stock {r[3]}, folds {r[4]}: {r[1]}")
         if r[2] != "ok":
             print(f"WITH THE PASS NOT OK: seed {r[0]}: {r[2]} {r[1]}")
     return 0 if ours["ok"] == len(rows) else 1
