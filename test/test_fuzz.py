@@ -328,6 +328,10 @@ IR_PIPELINES = [
     ("test-raise-in-pass", ("--debug",)),
     ("test-fold-addi-zero{max-num-rewrites=1 max-iterations=1}", ()),
     ("inline,canonicalize,test-tag", ()),
+    # opt-py's own passes, on whatever the mutations leave of their lit inputs
+    ("sort-drop-unused-results,gather-to-load,fold-subview-into-gather", ()),
+    ("fold-collapse-shape-into-store,fold-collapse-shape-into-generic,canonicalize", ()),
+    ("softmax-fuse-elementwise,forall-reuse-shared-outs", ("--debug-patterns",)),
 ]
 
 # Extra flags; each entry is added as a group.
