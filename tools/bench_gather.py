@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from benchlib import pipeline_medians
+from benchlib import pipeline_medians, register_floor_pass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -49,8 +49,11 @@ def speed(reps: int):
     from iree.compiler import ir
 
     text = gathers_module(10_000)
+    floor = register_floor_pass("vector.gather", "bench-floor-gather")
     pipelines = {"canonicalize": "builtin.module(func.func(canonicalize))",
-                 "gather-to-load,canonicalize": "builtin.module(func.func(gather-to-load,canonicalize))"}
+                 "gather-to-load,canonicalize": "builtin.module(func.func(gather-to-load,canonicalize))",
+                 "floor: one trivial Python rewrite per gather, canonicalize":
+                 f"builtin.module(func.func({floor},canonicalize))"}
     left = {}
 
     def check(name, module):

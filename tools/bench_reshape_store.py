@@ -25,7 +25,7 @@ from collections import Counter
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "test", "e2e"))
 
-from benchlib import pipeline_medians  # noqa: E402
+from benchlib import pipeline_medians, register_floor_pass  # noqa: E402
 
 LAYOUT = ("#pl = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, "
           "#hal.pipeline.binding<storage_buffer>]>\n")
@@ -55,48 +55,14 @@ func.func @d{i}() {{
 """
 
 
-def _register_floor_pass():
-    """The cost floor of any Python rewrite: a pattern that re-creates each
-    collapse_shape unchanged (marked, so it matches once) and replaces it."""
-    from dataclasses import dataclass
-
-    from iree.compiler import ir
-
-    from opt_py import pattern, register_pass
-    from opt_py.api import PatternPass
-
-    @pattern("tensor.collapse_shape")
-    def recreate_collapse(op, rewriter):
-        op = op.operation
-        if "floor" in op.attributes:
-            return False
-        attrs = {name: op.attributes[name] for name in op.attributes}
-        attrs["floor"] = ir.UnitAttr.get()
-        with rewriter.ip, op.location:
-            new = ir.Operation.create(op.name, results=[op.results[0].type], operands=list(op.operands),
-                                      attributes=attrs)
-        rewriter.replace_op(op, [new.results[0]])
-        return True
-
-    @register_pass
-    @dataclass(frozen=True)
-    class FloorRewrite(PatternPass):
-        name = "bench-floor-rewrite"
-        anchor = "any"
-        summary = "re-create every collapse_shape once (benchmark floor)"
-
-        def patterns(self):
-            return [recreate_collapse]
-
-
 def speed(reps: int, n: int = 2000):
-    _register_floor_pass()
+    floor = register_floor_pass("tensor.collapse_shape", "bench-floor-collapse")
     text = LAYOUT + "".join((STATIC if i % 2 else DYNAMIC).format(i=i) for i in range(n))
     pipelines = {"C++ iree-codegen-fold-reshape-into-interface-tensor":
                  "builtin.module(func.func(iree-codegen-fold-reshape-into-interface-tensor))",
                  "fold-collapse-shape-into-store": "builtin.module(func.func(fold-collapse-shape-into-store))",
                  "floor: one trivial Python rewrite per function":
-                 "builtin.module(func.func(bench-floor-rewrite))"}
+                 f"builtin.module(func.func({floor}))"}
 
     def check(name, module):
         left = str(module).count("tensor.collapse_shape")

@@ -27,3 +27,42 @@ def pipeline_medians(text: str, pipelines: dict[str, str], reps: int, check=None
                 if check:
                     check(name, module)
     return {k: statistics.median(v[1:]) for k, v in times.items()}
+
+
+def register_floor_pass(root: str, name: str) -> str:
+    """Register (once) a pass whose pattern re-creates each ``root`` op
+    unchanged, marked so that it matches once: the cost floor of any Python
+    rewrite of those ops through the bindings. Returns the pass name."""
+    from dataclasses import dataclass
+
+    from iree.compiler import ir
+
+    from opt_py import pattern, register_pass
+    from opt_py.api import PatternPass
+
+    @pattern(root)
+    def recreate(op, rewriter):
+        op = op.operation
+        if "bench.floor" in op.attributes:
+            return False
+        attrs = {a: op.attributes[a] for a in op.attributes}
+        attrs["bench.floor"] = ir.UnitAttr.get()
+        with rewriter.ip, op.location:
+            new = ir.Operation.create(op.name, results=[r.type for r in op.results], operands=list(op.operands),
+                                      attributes=attrs)
+        rewriter.replace_op(op, list(new.results))
+        return True
+
+    pass_name = name
+
+    @register_pass
+    @dataclass(frozen=True)
+    class FloorRewrite(PatternPass):
+        name = pass_name
+        anchor = "any"
+        summary = f"re-create every {root} once (benchmark floor)"
+
+        def patterns(self):
+            return [recreate]
+
+    return name
