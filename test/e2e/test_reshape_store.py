@@ -127,3 +127,28 @@ def test_expand_of_whole_load_matches_numpy(tmp_path):
     x = np.arange(28, dtype=np.float32) - 9
     got = e2e.run_runtime(vmfb, e2e.TARGETS["cpu"], "main", [x, np.array([7], np.int32)])[0]
     np.testing.assert_array_equal(got, x.reshape(7, 4) * np.arange(4, dtype=np.float32))
+
+
+# A realistic size of the shape the C++ fold gets wrong: a 64x128x64 block
+# stored, collapsed to 64x8192, at column 64 of a binding whose row length is
+# dynamic. opt-py cannot prove the row length a multiple of 64, refuses and
+# guards; stock folds it with a row of 8192 and writes the wrong rows.
+REALISTIC = rs.Case(0, "f32", (64, 128, 64), (False, False, False), ((0,), (1, 2)),
+                    (rs.Dim(64, 0, 0), rs.Dim(8192 + 64, 64, 1, True)), True)
+
+
+def test_realistic_size_stock_wrong_pass_right():
+    assert rs.folds(REALISTIC) == {"opt-py": "left", "C++": "folded"}
+    assert rs.run(REALISTIC, with_pass=False) == "wrong"
+    assert rs.run(REALISTIC, with_pass=True) == "ok"
+
+
+def test_the_guard_costs_no_workgroup_memory(tmp_path):
+    from opt_py import e2e
+
+    path = tmp_path / "realistic.mlir"
+    path.write_text(rs.program(REALISTIC))
+    target = e2e.TARGETS["rocm"]
+    stock = e2e.workgroup_memory(str(path), target)
+    guarded = e2e.workgroup_memory(str(path), target, inject=[f"executable-sources:{rs.PASS}"])
+    assert guarded <= stock, (guarded, stock)
