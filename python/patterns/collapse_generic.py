@@ -89,7 +89,7 @@ from iree.compiler.dialects import arith, linalg, tensor
 
 from opt_py import pattern
 
-from .ir_utils import DYNAMIC, defining_op as _op
+from .ir_utils import DYNAMIC, defining_op as _op, operand_segments
 
 _KNOWN_ATTRS = {"indexing_maps", "iterator_types", "operandSegmentSizes"}
 _PARALLEL = "#linalg.iterator_type<parallel>"
@@ -157,7 +157,7 @@ def _read_generic(op):
     if extra:
         return f"generic carries attribute '{extra[0]}', which may describe its iteration space"
     try:
-        n_ins, n_outs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+        n_ins, n_outs = operand_segments(op)
     except (KeyError, ValueError):
         return "generic has no operand segments"
     if n_outs == 0 or len(op.results) != n_outs:

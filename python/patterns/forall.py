@@ -95,7 +95,7 @@ from iree.compiler import ir
 
 from opt_py import pattern
 
-from .ir_utils import DYNAMIC, constant_int, defining_op as _op
+from .ir_utils import DYNAMIC, constant_int, defining_op as _op, operand_segments
 
 
 # Linalg ops with a payload but no operandSegmentSizes: their destinations are
@@ -142,7 +142,7 @@ def _dps_layout(op):
         return None  # no payload (softmax, pack, winograd): unknown semantics
     n = len(op.operands)
     if "operandSegmentSizes" in op.attributes:
-        segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+        segments = operand_segments(op)
         if len(segments) != 2:
             return None
         n_in, n_out = segments
@@ -217,7 +217,7 @@ def _tile_chain(value, forall):
 
 def _slice_params(op):
     """Offsets, sizes, strides of an extract/parallel_insert slice: ints and Values (constants folded)."""
-    segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    segments = operand_segments(op)
     operands = list(op.operands)
     start = sum(segments[:-3])
     out = []
@@ -238,7 +238,7 @@ def _slice_params(op):
 
 def _dynamic_operands(op):
     """The offset, size and stride operands of a slice op (its last three segments)."""
-    segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    segments = operand_segments(op)
     return list(op.operands)[sum(segments[:-3]):]
 
 
@@ -341,7 +341,7 @@ def reuse_shared_out_for_empty(op, rewriter):
         ip = ir.InsertionPoint(first)
     else:
         return rewriter.fail("the slice's offsets, sizes or strides are defined after the op using the empty")
-    segments = list(ir.DenseI32ArrayAttr(insert.attributes["operandSegmentSizes"]))
+    segments = operand_segments(insert)
     attrs = {name: insert.attributes[name] for name in ("static_offsets", "static_sizes", "static_strides")}
     attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, *segments[-3:]])
     with ip, empty.location:

@@ -40,7 +40,7 @@ from iree.compiler.dialects import affine, arith, memref, vector
 
 from opt_py import pattern
 
-from .ir_utils import DYNAMIC, defining_op as _op
+from .ir_utils import DYNAMIC, defining_op as _op, operand_segments
 
 
 def _gather_parts(op):
@@ -316,7 +316,7 @@ def _subview_parts(sv):
     static_off = list(ir.DenseI64ArrayAttr(sv.attributes["static_offsets"]))
     static_sizes = list(ir.DenseI64ArrayAttr(sv.attributes["static_sizes"]))
     static_str = list(ir.DenseI64ArrayAttr(sv.attributes["static_strides"]))
-    seg = list(ir.DenseI32ArrayAttr(sv.attributes["operandSegmentSizes"]))
+    seg = operand_segments(sv)
     operands = list(sv.operands)
     source = operands[0]
     dyn_off = operands[1 : 1 + seg[1]]

@@ -53,7 +53,7 @@ from iree.compiler.dialects import affine, arith, linalg, tensor
 
 from opt_py import pattern
 
-from .ir_utils import DYNAMIC, constant_int, defining_op as _op
+from .ir_utils import DYNAMIC, constant_int, defining_op as _op, operand_segments
 
 # A dispatch tensor of a plain ranked tensor: access, "AxBx..." dims, element type.
 _DISPATCH_TENSOR = re.compile(
@@ -72,10 +72,6 @@ def _constant(value):
     """The int a Value is a constant of, else the Value."""
     c = constant_int(value)
     return value if c is None else c
-
-
-def _segments(op):
-    return list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
 
 
 def _groups(op, segments):
@@ -128,7 +124,7 @@ def _shape(t):
 def _binding_shape(subspan, static_shape):
     if DYNAMIC not in static_shape:
         return list(static_shape)
-    _, dims = _groups(subspan, _segments(subspan))
+    _, dims = _groups(subspan, operand_segments(subspan))
     return _mixed(static_shape, dims)
 
 
@@ -137,7 +133,7 @@ def _slice(op, first_dynamic_segment):
     static = [_static(op, "static_offsets"), _static(op, "static_sizes"), _static(op, "static_strides")]
     if not any(DYNAMIC in s for s in static):
         return static
-    groups = _groups(op, _segments(op))[first_dynamic_segment:first_dynamic_segment + 3]
+    groups = _groups(op, operand_segments(op))[first_dynamic_segment:first_dynamic_segment + 3]
     return [_mixed(s, d) for s, d in zip(static, groups)]
 
 
@@ -256,7 +252,7 @@ def _new_subspan(subspan, access, shape, element_type):
     """A subspan of the same binding typed ``access:tensor<shape>``."""
     static, dynamic = _split(shape)
     result = _dispatch_tensor_type(access, tuple(static), element_type)
-    byte_offset, _ = _groups(subspan, _segments(subspan))
+    byte_offset, _ = _groups(subspan, operand_segments(subspan))
     attrs = {name: subspan.attributes[name] for name in subspan.attributes}
     attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(byte_offset), len(dynamic)])
     new = ir.Operation.create(SUBSPAN, results=[result], operands=[*byte_offset, *dynamic], attributes=attrs,

@@ -22,3 +22,8 @@ def constant_int(value):
         if isinstance(attr, ir.IntegerAttr):
             return attr.value
     return None
+
+
+def operand_segments(op) -> list[int]:
+    """The sizes of an op's variadic operand groups (``operandSegmentSizes``)."""
+    return list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))

@@ -109,7 +109,7 @@ from iree.compiler.dialects import arith, linalg, math, tensor
 
 from opt_py import pattern
 
-from .ir_utils import defining_op as _op
+from .ir_utils import defining_op as _op, operand_segments
 
 MAX_RECOMPUTE = 3  # uses of a producer that may each recompute it
 STATISTIC_DEPTH = 4  # elementwise/reshape steps from a reduction to a statistic
@@ -196,7 +196,7 @@ def as_generic(op):
     if op is None or op.name != "linalg.generic" or len(op.results) == 0:
         return None
     try:
-        n_in, n_out = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+        n_in, n_out = operand_segments(op)
         maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
         iterators = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
     except (KeyError, ValueError):

@@ -29,9 +29,7 @@ from iree.compiler.dialects import arith, linalg, tensor
 
 from opt_py import pattern
 
-
-def _segments(op):
-    return list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+from .ir_utils import operand_segments
 
 
 def _comparator(op):
@@ -62,7 +60,7 @@ def _tensor_sort(op) -> bool:
     if len(op.results) == 0:
         return False  # buffer semantics
     try:
-        ins, outs = _segments(op)
+        ins, outs = operand_segments(op)
     except (KeyError, ValueError):
         return False
     if ins != 0 or outs != len(op.results):
