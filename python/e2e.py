@@ -71,6 +71,9 @@ def compile_program(path: str, target: Target, *, inject=(), inject_codegen=(), 
     return result.output
 
 
+WORKGROUP_MEMORY_LIMIT = 65536  # bytes, gfx942 and sm_80 (IREE's target info)
+
+
 def workgroup_memory_bytes(dump_dir, targets_ir: str) -> int:
     """An upper bound of any kernel's workgroup (shared) memory: the largest
     static allocation in IREE's dumped intermediates (LDS in the ROCm

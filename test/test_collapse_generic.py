@@ -355,7 +355,6 @@ INJECTIONS = {
     "executable-sources": "executable-sources:" + PASS,
     "executable-sources-nested": "executable-sources:" + NESTED,
 }
-WORKGROUP_MEMORY_LIMIT = 65536  # bytes, gfx942 and sm_80 (IREE's target info)
 
 
 def grouped_conv_input_grad(N, H, W, G, C, F, KH, KW, PH, PW, form="conv", t="f32"):
@@ -525,7 +524,7 @@ def test_grouped_conv_input_gradient_fits_gpu_workgroup_memory(form, target, tmp
     if form == "gemm":
         before, after = sites["input"]["input"]
         assert after < before, sites  # the pass did fold in what was compiled
-    assert used["input"] <= WORKGROUP_MEMORY_LIMIT, used
+    assert used["input"] <= e2e.WORKGROUP_MEMORY_LIMIT, used
     assert used["input"] <= used["stock"], used
 
 

@@ -502,7 +502,6 @@ def test_against_iree_decomposition(tmp_path):
 # --------------------------------------------------------------------------
 
 AGGRESSIVE = "--iree-dispatch-creation-enable-aggressive-fusion"
-WORKGROUP_MEMORY_LIMIT = 65536
 BOTH_PASSES = (f"global-optimization:{PASS}", "executable-sources:forall-reuse-shared-outs")
 
 
@@ -526,4 +525,4 @@ def test_issue_programs_fit_gpu_workgroup_memory(program, target, tmp_path):
     path = tmp_path / f"{program}.mlir"
     path.write_text(text)
     used = e2e.workgroup_memory(str(path), e2e.TARGETS[target], inject=BOTH_PASSES, extra_flags=[AGGRESSIVE])
-    assert used <= WORKGROUP_MEMORY_LIMIT, used
+    assert used <= e2e.WORKGROUP_MEMORY_LIMIT, used

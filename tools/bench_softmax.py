@@ -34,13 +34,8 @@ import tempfile
 
 AGGRESSIVE = "--iree-dispatch-creation-enable-aggressive-fusion"
 INJECT = "global-optimization:softmax-fuse-elementwise"
-GPU_TARGETS = {"gfx942": "rocm", "sm_80": "cuda"}  # the e2e harness names
-TARGETS = {
-    "cpu": ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-            "--iree-llvmcpu-target-cpu=host"),
-    "gfx942": ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"),
-    "sm_80": ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"),
-}
+# report labels -> the e2e harness's targets (and their compile flags)
+TARGETS = {"cpu": "cpu", "gfx942": "rocm", "sm_80": "cuda"}
 
 ID = "affine_map<(d0, d1) -> (d0, d1)>"
 ROW = "affine_map<(d0, d1) -> (d0)>"
@@ -108,9 +103,10 @@ PROGRAMS = {
 
 
 def compile_(path, target, with_pass, compile_to=None):
+    from opt_py import e2e
     from opt_py.iree_compile import Injection, compile_with_injections
 
-    flags = [AGGRESSIVE, *TARGETS[target]]
+    flags = [AGGRESSIVE, *e2e.TARGETS[TARGETS[target]].compile_flags]
     inject = [Injection.parse(INJECT)] if with_pass else []
     return compile_with_injections(path, flags, inject, compile_to=compile_to)
 
@@ -139,7 +135,7 @@ def gpu(path, target, with_pass) -> str:
         if m:
             return f"fails: {int(m.group(1)):,} B shared > {int(m.group(2)):,}"
         return "fails: " + msg.splitlines()[0][:80]
-    used = e2e.workgroup_memory(path, e2e.TARGETS[GPU_TARGETS[target]], inject=[INJECT] if with_pass else [],
+    used = e2e.workgroup_memory(path, e2e.TARGETS[TARGETS[target]], inject=[INJECT] if with_pass else [],
                                 extra_flags=flags)
     return f"ok, {used:,} B shared"
 
