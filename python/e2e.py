@@ -114,6 +114,34 @@ def workgroup_memory(path: str, target: Target, *, inject=(), extra_flags=()) ->
         return workgroup_memory_bytes(dump, res.output.decode())
 
 
+def machine_code(path: str, target: Target, *, inject=(), extra_flags=()) -> list[str]:
+    """The instructions of ``path``'s executables compiled for a CPU ``target``
+    (the ``.s`` IREE dumps), without directives and debug locations, and with
+    each function renamed by its position: two compilations that lower to the
+    same code compare equal even where IREE names the dispatches differently."""
+    import re
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as dump:
+        compile_program(path, target, inject=inject,
+                        extra_flags=[*extra_flags, f"--iree-hal-dump-executable-intermediates-to={dump}"])
+        files = sorted(Path(dump).glob("*.s"))
+        if not files:
+            raise OptPyError(f"no assembly dumped for target {target.name}: machine_code needs a CPU target")
+        code = []
+        for p in files:
+            text = p.read_text()
+            names = re.findall(r"^\s*\.type\s+([^,\s]+),@function", text, re.M)
+            rename = {n: f"fn{i}" for i, n in enumerate(names)}
+            symbol = re.compile(r"(?<![\w.$])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+                                + r")(?![\w.$])") if names else None
+            for line in text.splitlines():
+                if line.startswith("\t") and not line.lstrip().startswith("."):
+                    ins = line.strip()
+                    code.append(symbol.sub(lambda m: rename[m.group(1)], ins) if symbol else ins)
+        return code
+
+
 # --------------------------------------------------------------------------
 # Inputs
 # --------------------------------------------------------------------------
