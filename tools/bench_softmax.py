@@ -7,11 +7,19 @@ two ways: stock IREE, and with the pass injected after global optimization
 not run yet). Reported per program:
 
 * dispatches: ``flow.dispatch`` ops after the flow phase;
-* CPU runtime (llvm-cpu, host): ``iree-benchmark-module`` medians, stock and
-  rewritten runs interleaved, the median of the rounds;
+* CPU code: whether the two compilations lower to the same x86 instructions
+  (``e2e.machine_code``); where they do, their runtimes differ by noise only;
+* runtime on each device present (llvm-cpu on the host always; CUDA where the
+  runtime finds a GPU): ``iree-benchmark-module`` medians, stock and
+  rewritten runs interleaved, the median of the rounds, and the range of the
+  per-round ratios;
+* bandwidth: the program's compulsory traffic (each input read once, the
+  output written once) over its time, as a fraction of what a
+  device-to-device copy of the output's size achieves in the same rounds
+  (``hal.device.queue.copy``, from an ``iree.abi.output`` function);
 * GPU compiles for rocm gfx942 and cuda sm_80 (no GPU needed): whether it
   compiles, and the largest workgroup (shared) memory any dispatch allocates
-  (``addr_space = 3`` globals of the lowered executables), or IREE's error.
+  (``e2e.workgroup_memory``), or IREE's error.
 
     python tools/bench_softmax.py [--rounds N] [--reps N] [--only NAME]
 
@@ -93,13 +101,34 @@ def group_norm(groups: int, n: int) -> str:
         + f"  return %out : {t16}\n}}\n")
 
 
-# name -> (program, iree-benchmark-module inputs, has a linalg.softmax)
+# name -> (program, iree-benchmark-module inputs, output type, has a linalg.softmax)
 PROGRAMS = {
-    "softmax x w, 4096x1024 f32": (softmax_mul(4096, 1024), ["4096x1024xf32=0.5", "4096x1024xf32=2"], True),
-    "softmax x w, 32x262144 f32": (softmax_mul(32, 262144), ["32x262144xf32=0.5", "32x262144xf32=2"], True),
+    "softmax x w, 4096x1024 f32": (softmax_mul(4096, 1024), ["4096x1024xf32=0.5", "4096x1024xf32=2"],
+                                   "4096x1024xf32", True),
+    "softmax x w, 32x262144 f32": (softmax_mul(32, 262144), ["32x262144xf32=0.5", "32x262144xf32=2"],
+                                   "32x262144xf32", True),
     "group-norm + affine, 32x262144 f16": (group_norm(32, 262144),
-                                            ["32x262144xf16=0.5", "262144xf32=2", "262144xf32=1"], False),
+                                            ["32x262144xf16=0.5", "262144xf32=2", "262144xf32=1"],
+                                            "32x262144xf16", False),
 }
+BYTES = {"f16": 2, "f32": 4}
+
+
+def nbytes(spec: str) -> int:
+    """Bytes of a ``SHAPExTYPE[=value]`` tensor."""
+    *dims, elem = spec.split("=")[0].split("x")
+    n = BYTES[elem]
+    for d in dims:
+        n *= int(d)
+    return n
+
+
+def copy_program(spec: str) -> str:
+    """Copies its input into caller-provided storage: IREE lowers this to a
+    ``hal.device.queue.copy``, the device's own buffer-to-buffer copy."""
+    t = f"tensor<{spec}>"
+    return (f"func.func @main(%x: {t}, %out: !hal.buffer {{iree.abi.output = 0 : index}}) -> {t} {{\n"
+            f"  return %x : {t}\n}}\n")
 
 
 def compile_(path, target, with_pass, compile_to=None):
@@ -140,20 +169,71 @@ def gpu(path, target, with_pass) -> str:
     return f"ok, {used:,} B shared"
 
 
-def cpu_runtime(vmfbs: dict, inputs, rounds: int, reps: int) -> dict:
+def cpu_code_identical(path) -> bool:
+    from opt_py import e2e
+
+    stock, ours = (e2e.machine_code(path, e2e.TARGETS["cpu"], inject=[INJECT] if v else [], extra_flags=[AGGRESSIVE])
+                   for v in (False, True))
+    return stock == ours
+
+
+def runtimes(vmfbs: dict, inputs: dict, device: str, rounds: int, reps: int) -> dict[str, list[float]]:
+    """Milliseconds per round of each module's ``main`` (the median of
+    ``reps`` repetitions), the modules interleaved within each round."""
     tool = os.path.join(os.path.dirname(sys.executable), "iree-benchmark-module")
     times = {k: [] for k in vmfbs}
     for _ in range(rounds):
         for name, vmfb in vmfbs.items():
-            args = [tool, f"--module={vmfb}", "--device=local-task", "--function=main",
+            args = [tool, f"--module={vmfb}", f"--device={device}", "--function=main",
                     f"--benchmark_repetitions={reps}", "--benchmark_format=json"]
-            args += [f"--input={i}" for i in inputs]
+            args += [f"--input={i}" for i in inputs[name]]
             out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
             data = json.loads(out)
             med = [b for b in data["benchmarks"] if b.get("aggregate_name") == "median"][0]
             scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[med["time_unit"]]
             times[name].append(med["real_time"] * scale)
-    return {k: statistics.median(v) for k, v in times.items()}
+    return times
+
+
+def devices() -> dict[str, str]:
+    """Report label -> e2e target of each device present: the CPU always."""
+    from opt_py import e2e
+
+    found = {"cpu": "cpu"}
+    ok, why = e2e.device_available(e2e.TARGETS["cuda"])
+    if ok:
+        found["cuda gpu"] = "cuda"
+    else:
+        print(f"no GPU runtime figures: {why}", file=sys.stderr)
+    return found
+
+
+def measure(path, inputs, out_spec, target, tmp, rounds, reps) -> dict:
+    """Stock and rewritten runtime and bandwidth on ``target``'s device."""
+    from opt_py import e2e
+
+    tgt = e2e.TARGETS[target]
+    vmfbs, feeds = {}, {}
+    for v in (False, True):
+        vmfbs[v] = os.path.join(tmp, f"{os.path.basename(path)}.{target}.{int(v)}.vmfb")
+        with open(vmfbs[v], "wb") as f:
+            f.write(e2e.compile_program(path, tgt, inject=[INJECT] if v else [], extra_flags=[AGGRESSIVE]))
+        feeds[v] = inputs
+    copy_src = os.path.join(tmp, f"copy_{out_spec}.mlir")
+    with open(copy_src, "w") as f:
+        f.write(copy_program(out_spec))
+    vmfbs["copy"] = copy_src + f".{target}.vmfb"
+    with open(vmfbs["copy"], "wb") as f:
+        f.write(e2e.compile_program(copy_src, tgt))
+    feeds["copy"] = [f"{out_spec}=1", f"&{out_spec}"]
+    t = runtimes(vmfbs, feeds, tgt.device, rounds, reps)
+    med = {k: statistics.median(v) for k, v in t.items()}
+    ratios = [b / a for a, b in zip(t[False], t[True])]
+    traffic = sum(nbytes(i) for i in inputs) + nbytes(out_spec)
+    copy_bw = 2 * nbytes(out_spec) / med["copy"]
+    return {"stock": med[False], "pass": med[True], "ratio": med[True] / med[False],
+            "ratios": (min(ratios), max(ratios)), "copy_gbs": copy_bw / 1e6,
+            "bw": {v: traffic / med[v] / copy_bw for v in (False, True)}}
 
 
 def main(argv=None) -> int:
@@ -163,9 +243,10 @@ def main(argv=None) -> int:
     p.add_argument("--only", default=None, help="run only programs whose name contains this")
     args = p.parse_args(argv)
 
+    found = devices()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for i, (name, (text, inputs, has_softmax)) in enumerate(PROGRAMS.items()):
+        for i, (name, (text, inputs, out_spec, has_softmax)) in enumerate(PROGRAMS.items()):
             if args.only and args.only not in name:
                 continue
             path = os.path.join(tmp, f"p{i}.mlir")
@@ -175,28 +256,31 @@ def main(argv=None) -> int:
             if has_softmax:
                 assert softmax_survives(path), "linalg.softmax is gone before the injection point"
             d = {v: dispatches(path, v) for v in (False, True)}
-            vmfbs = {}
-            for v in (False, True):
-                r = compile_(path, "cpu", v)
-                assert r.ok, r.messages
-                vmfbs[v] = os.path.join(tmp, f"p{i}_{int(v)}.vmfb")
-                with open(vmfbs[v], "wb") as f:
-                    f.write(r.output)
-            t = cpu_runtime(vmfbs, inputs, args.rounds, args.reps)
+            same = cpu_code_identical(path)
+            m = {label: measure(path, inputs, out_spec, target, tmp, args.rounds, args.reps)
+                 for label, target in found.items()}
             g = {(tg, v): gpu(path, tg, v) for tg in ("gfx942", "sm_80") for v in (False, True)}
-            rows.append((name, d, t, g))
+            rows.append((name, d, same, m, g))
 
-    print("| program (aggressive fusion) | dispatches stock | with pass | CPU stock | CPU with pass | ratio "
-          "| gfx942 stock | gfx942 with pass | sm_80 stock | sm_80 with pass |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |")
-    for name, d, t, g in rows:
-        print(f"| {name} | {d[False]} | {d[True]} | {t[False]:.2f} ms | {t[True]:.2f} ms | "
-              f"{t[True] / t[False]:.2f}x | {g['gfx942', False]} | {g['gfx942', True]} | "
-              f"{g['sm_80', False]} | {g['sm_80', True]} |")
+    print("| program (aggressive fusion) | dispatches stock | with pass | CPU code | gfx942 stock | gfx942 with pass "
+          "| sm_80 stock | sm_80 with pass |")
+    print("| --- | ---: | ---: | --- | --- | --- | --- | --- |")
+    for name, d, same, _, g in rows:
+        print(f"| {name} | {d[False]} | {d[True]} | {'identical' if same else 'differs'} | "
+              f"{g['gfx942', False]} | {g['gfx942', True]} | {g['sm_80', False]} | {g['sm_80', True]} |")
+    print()
+    print("| program | device | stock | with pass | ratio | per-round ratios | bandwidth stock | with pass "
+          "| copy |")
+    print("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
+    for name, _, _, m, _ in rows:
+        for label, r in m.items():
+            print(f"| {name} | {label} | {r['stock']:.2f} ms | {r['pass']:.2f} ms | {r['ratio']:.2f}x | "
+                  f"{r['ratios'][0]:.2f}x-{r['ratios'][1]:.2f}x | {r['bw'][False]:.2f} | {r['bw'][True]:.2f} | "
+                  f"{r['copy_gbs']:.1f} GB/s |")
     print()
     print(f"command: opt-py compile P.mlir -o P.vmfb {AGGRESSIVE} [--inject {INJECT}] <target flags>; "
-          f"CPU: iree-benchmark-module --device=local-task, median of {args.rounds} interleaved rounds of "
-          f"{args.reps} repetitions")
+          f"iree-benchmark-module, median of {args.rounds} interleaved rounds of {args.reps} repetitions; "
+          "bandwidth: (inputs + output bytes) / time, as a fraction of a queue copy's (2 x output bytes) / time")
     return 0
 
 
