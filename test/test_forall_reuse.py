@@ -302,3 +302,47 @@ def test_random_tilings(tmp_path):
         for label, vmfb in variants.items():
             diffs = e2e.compare(e2e.run_runtime(vmfb, cpu, f"h{i}", args), want, rtol=1e-5, atol=1e-5)
             assert all(d.same for d in diffs), f"h{i}, {label}:\n{e2e.format_report(diffs, 'iree', 'numpy')}\n{src}"
+
+
+# --------------------------------------------------------------------------
+# One-row tiles: the issue's whole-row allocation, on llvm-cpu
+# --------------------------------------------------------------------------
+
+
+def one_row_tiles(rows, cols):
+    """``a * b + a`` tiled one row at a time: dispatch creation drops the
+    tile's unit dim, so a ``tensor.collapse_shape`` sits between the tile and
+    its (rank-reducing) insertion."""
+    t, tr = _tensor(rows, cols), _tensor(1, cols)
+    return "\n".join([
+        f"func.func @f(%a: {t}, %b: {t}) -> {t} {{",
+        f"  %res = flow.dispatch.region -> ({t}) {{",
+        f"    %out = tensor.empty() : {t}",
+        f"    %r = scf.forall (%i, %j) = (0, 0) to ({rows}, {cols}) step (1, {cols}) shared_outs(%o = %out) -> ({t}) {{",
+        f"      %sa = tensor.extract_slice %a[%i, %j] [1, {cols}] [1, 1] : {t} to {tr}",
+        f"      %sb = tensor.extract_slice %b[%i, %j] [1, {cols}] [1, 1] : {t} to {tr}",
+        f"      %e = tensor.empty() : {tr}",
+        _elementwise("%g", ["%sa", "%sb"], "%e", tr),
+        "      scf.forall.in_parallel {",
+        f"        tensor.parallel_insert_slice %g into %o[%i, %j] [1, {cols}] [1, 1] : {tr} into {t}",
+        f"      }}\n    }} {{mapping = {MAPPING}}}",
+        f"    flow.return %r : {t}\n  }}",
+        f"  return %res : {t}\n}}\n"])
+
+
+def test_one_row_tiles_fit_the_stack(tmp_path):
+    """Stock IREE 3.13 gives each one-row tile a private buffer (its
+    empty-tensor elimination does not see through the unit-dim collapse):
+    64 KiB rows exceed llvm-cpu's 32 KiB stack limit and the program does
+    not compile, as the report's 1 MiB row exceeded gfx942's workgroup
+    memory. With the pass after dispatch creation the tile is a slice of
+    the output, nothing is allocated, and the numbers are numpy's."""
+    cpu = e2e.TARGETS["cpu"]
+    text = one_row_tiles(8, 16384)
+    with pytest.raises(OptPyError, match="exceeded stack allocation limit of 32768 bytes for function. Got 65536"):
+        build(tmp_path, text, cpu)
+    vmfb = build(tmp_path, text, cpu, inject=(f"executable-sources:{PASS},{CHECK}",))
+    rng = np.random.default_rng(9)
+    a, b = (rng.standard_normal((8, 16384)).astype(np.float32) for _ in range(2))
+    diffs = e2e.compare(e2e.run_runtime(vmfb, cpu, "f", [a, b]), [a * b + a])
+    assert all(d.same for d in diffs), e2e.format_report(diffs, "iree", "numpy")

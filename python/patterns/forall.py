@@ -18,9 +18,10 @@ per tile) and then copies it into ``%o``.
 
 * ``reuse_shared_out_for_empty``: the empty becomes
   ``tensor.extract_slice %o[...]`` with exactly the offsets, sizes and strides
-  of the ``parallel_insert_slice`` (its operands and static arrays, rank
-  reduction included: the slice has the empty's type, which is the inserted
-  type), so the tile is computed in place in ``%o``'s buffer.
+  of the ``parallel_insert_slice`` (its operands and static arrays; the
+  slice has the empty's type: the inserted type, rank reduction included, or
+  the unreduced type before a unit-dim collapse), so the tile is computed in
+  place in ``%o``'s buffer.
 
 Why it keeps the meaning. In value semantics the rewrite only changes the
 *contents* of the destination of the first op of the chain, never its shape.
@@ -55,14 +56,20 @@ rewrites only when all of these hold, and otherwise leaves the IR alone
 3. The tied result (result *k* for destination *k*; on a multi-result op the
    other results do not count) reaches a ``parallel_insert_slice`` through a
    chain of single uses, each a destination of the next linalg op (``fill``
-   then ``matmul``, say), its tied result going on. A result with any other
-   use escapes the tile, and an empty whose tied result is not the one that is
-   inserted has nothing to reuse: both are left alone.
+   then ``matmul``, say), its tied result going on; last in the chain may be
+   a ``tensor.collapse_shape`` that only drops static unit dims, inserted
+   directly (IREE's unit-dim folding puts one before a rank-reducing
+   insertion: a 38x1 tile inserted as 38 elements). A result with any other
+   use escapes the tile (so does a collapse merging real dims, or one not
+   inserted directly), and an empty whose tied result is not the one that is
+   inserted has nothing to reuse: all are left alone.
 4. That ``parallel_insert_slice`` is in the terminator of the same
    ``scf.forall`` and inserts into one of its ``shared_outs``.
-5. The empty's type equals the inserted type, and its dynamic sizes equal the
-   dynamic sizes of the insertion (the same SSA values, or constants of the
-   same value), one for one.
+5. The empty's type equals the inserted type, or (after a unit-dim collapse)
+   its shape is the insertion's sizes, static where they are static; and its
+   dynamic sizes equal the dynamic sizes of the insertion (the same SSA
+   values, or constants of the same value), one for one. The slice then has
+   the empty's type, unreduced.
 6. The shared output is not read anywhere else in the loop: its block
    argument's only uses are destinations of ``parallel_insert_slice``s and
    ``extract_slice``s that are themselves such write-only tiles (a destination
@@ -192,6 +199,15 @@ def _tile_chain(value, forall):
             if parent is None or parent.name != "scf.forall.in_parallel" or parent.parent != forall:
                 return "the parallel_insert_slice is not in this scf.forall's terminator"
             return first, user
+        if user.name == "tensor.collapse_shape" and first is not None:
+            # IREE's unit-dim folding puts one before a rank-reducing insertion.
+            if not _drops_unit_dims_only(user):
+                return "the tile escapes: a tensor.collapse_shape in the chain merges dims of extent > 1"
+            reshaped = _uses(user.results[0])
+            if len(reshaped) != 1 or reshaped[0][0].name != "tensor.parallel_insert_slice":
+                return "the tile escapes: a tensor.collapse_shape in the chain is not inserted directly"
+            current = user.results[0]
+            continue
         layout = _dps_layout(user)
         if layout is None:
             if first is None:
@@ -208,6 +224,17 @@ def _tile_chain(value, forall):
                 return f"'{user.name}' reads its destination (the empty's undefined contents)"
             first = user
         current = user.results[k]
+
+
+def _drops_unit_dims_only(collapse) -> bool:
+    """Whether a ``tensor.collapse_shape`` only drops static unit dims: every
+    group has at most one dim that is not a static 1, so no element moves."""
+    shape = ir.RankedTensorType(collapse.operands[0].type).shape
+    for group in ir.ArrayAttr(collapse.attributes["reassociation"]):
+        dims = [ir.IntegerAttr(d).value for d in ir.ArrayAttr(group)]
+        if sum(1 for d in dims if shape[d] != 1) > 1:
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------
@@ -264,6 +291,23 @@ def _shared_out(insert, forall):
     return dest, list(forall.operands)[len(forall.operands) - n_results + k]
 
 
+def _tile_fits(tile_type, insert) -> bool:
+    """Whether a slice of ``tile_type`` at the insertion's offsets, sizes and
+    strides is valid: the inserted type itself, or (when a unit-dim collapse
+    sits between the tile and a rank-reducing insertion) a shape equal to the
+    insertion's sizes, dynamic where they are dynamic."""
+    inserted = insert.operands[0].type
+    if tile_type == inserted:
+        return True
+    tile = ir.RankedTensorType(tile_type)
+    if tile.element_type != ir.RankedTensorType(inserted).element_type:
+        return False
+    static = list(ir.DenseI64ArrayAttr(insert.attributes["static_sizes"]))
+    return len(static) == tile.rank and all(
+        (s == DYNAMIC) == tile.is_dynamic_dim(d) and (s == DYNAMIC or s == tile.shape[d])
+        for d, s in enumerate(static))
+
+
 def _write_only_tile(slice_op, arg, forall) -> bool:
     """An extract_slice of ``arg`` that is only a destination written back into ``arg`` at the same place."""
     if slice_op.name != "tensor.extract_slice":
@@ -272,7 +316,7 @@ def _write_only_tile(slice_op, arg, forall) -> bool:
     if isinstance(chain, str):
         return False
     _, insert = chain
-    if insert.operands[1] != arg or insert.operands[0].type != slice_op.results[0].type:
+    if insert.operands[1] != arg or not _tile_fits(slice_op.results[0].type, insert):
         return False
     return all(len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
                for a, b in zip(_slice_params(slice_op), _slice_params(insert)))
@@ -325,8 +369,9 @@ def reuse_shared_out_for_empty(op, rewriter):
         return rewriter.fail("the parallel_insert_slice does not insert into a shared_out of this scf.forall")
     arg, init = shared
     ty = empty.results[0].type
-    if ty != insert.operands[0].type:
-        return rewriter.fail(f"the empty's type {ty} is not the inserted type {insert.operands[0].type}")
+    if not _tile_fits(ty, insert):
+        return rewriter.fail(f"the empty's type {ty} is not the inserted type {insert.operands[0].type} "
+                             "nor the shape of the insertion's sizes")
     mine = [c if (c := constant_int(v)) is not None else v for v in empty.operands]
     theirs = _dynamic_sizes(insert)
     if len(mine) != len(theirs) or not all(_same(a, b) for a, b in zip(mine, theirs)):
