@@ -37,7 +37,9 @@ encoded tensors, targets that are not a subspan, rank-0 collapses.
 ``fold_expand_shape_into_load`` is the mirror: ``tensor.expand_shape`` of a
 load of a *whole* binding (offsets 0, unit strides, sizes equal to the
 binding's, no rank reduction) becomes a load of a subspan typed with the
-expanded shape; a whole row-major buffer reshaped is the same buffer.
+expanded shape; a whole row-major buffer reshaped is the same buffer. The
+new load goes where the old one is (a readwrite binding may be stored to in
+between), so the expanded sizes must be defined before it.
 
 IREE's C++ twin, ``iree-codegen-fold-reshape-into-interface-tensor``, is a
 reference here, not an oracle (see test/test_interface_reshape.py).
@@ -53,7 +55,7 @@ from iree.compiler.dialects import affine, arith, linalg, tensor
 
 from opt_py import pattern
 
-from .ir_utils import DYNAMIC, constant_int, defining_op as _op, operand_segments
+from .ir_utils import DYNAMIC, constant_int, defined_before, defining_op as _op, operand_segments
 
 # A dispatch tensor of a plain ranked tensor: access, "AxBx..." dims, element type.
 _DISPATCH_TENSOR = re.compile(
@@ -423,7 +425,11 @@ def fold_expand_shape_into_load(op, rewriter):
         return rewriter.fail("the load does not read the whole binding")
     result_type = op.results[0].type
     expanded = _mixed(_static(op, "static_output_shape"), list(op.operands[1:]))
-    with rewriter.ip, op.location:
+    # The new load reads where the old one did: later, a readwrite binding
+    # may hold what the dispatch stored into it since.
+    if not all(defined_before(v, load) for v in op.operands[1:]):
+        return rewriter.fail("the expanded sizes are defined after the load")
+    with ir.InsertionPoint(load), op.location:
         new_source, dims = _new_subspan(subspan, access, expanded, result_type.element_type)
         n = len(expanded)
         dynamic, attrs = _slice_operands([0] * n, expanded, [1] * n)

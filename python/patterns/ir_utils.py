@@ -27,3 +27,21 @@ def constant_int(value):
 def operand_segments(op) -> list[int]:
     """The sizes of an op's variadic operand groups (``operandSegmentSizes``)."""
     return list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+
+
+def defined_before(value, op) -> bool:
+    """Whether ``value`` is available at ``op``: a block argument of a block
+    enclosing it, or defined earlier in ``op``'s block or in an enclosing one."""
+    d = defining_op(value)
+    a = op
+    while a is not None:
+        try:
+            block = a.block
+        except (ValueError, RuntimeError):  # a detached or top-level op
+            return False
+        if d is None and block == value.owner:
+            return True
+        if d is not None and d.block == block:
+            return d.is_before_in_block(a)
+        a = a.parent
+    return False

@@ -348,6 +348,43 @@ func.func @expand_of_load(%n: index) -> tensor<?x4xf32> {
 
 // -----
 
+// The mirror on a readwrite binding stored to between the load and the
+// expand: the new load is made where the old one was, before the store, so
+// it still reads the binding's old contents.
+// CHECK-LABEL: func.func @expand_of_load_before_store
+// CHECK: %[[L:.*]] = iree_tensor_ext.dispatch.tensor.load {{.*}} -> tensor<2x4xf32>
+// CHECK: iree_tensor_ext.dispatch.tensor.store %arg0
+// CHECK-NOT: tensor.expand_shape
+// CHECK: return %[[L]]
+#pl = #hal.pipeline.layout<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
+func.func @expand_of_load_before_store(%v: tensor<8xf32>) -> tensor<2x4xf32> {
+  %c0 = arith.constant 0 : index
+  %b = hal.interface.binding.subspan layout(#pl) binding(0) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8xf32>>
+  %t = iree_tensor_ext.dispatch.tensor.load %b, offsets = [0], sizes = [8], strides = [1] : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8xf32>> -> tensor<8xf32>
+  iree_tensor_ext.dispatch.tensor.store %v, %b, offsets = [0], sizes = [8], strides = [1] : tensor<8xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8xf32>>
+  %e = tensor.expand_shape %t [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+  return %e : tensor<2x4xf32>
+}
+
+// -----
+
+// Negative (mirror): an expanded size defined after the load; a load made at
+// the expand could read a later store, so the expand stays.
+// CHECK-LABEL: func.func @expand_size_after_load
+// CHECK: tensor.expand_shape
+#pl = #hal.pipeline.layout<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
+func.func @expand_size_after_load() -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %m = hal.interface.constant.load layout(#pl) ordinal(0) : index
+  %b = hal.interface.binding.subspan layout(#pl) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%m}
+  %t = iree_tensor_ext.dispatch.tensor.load %b, offsets = [0], sizes = [%m], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xf32>>{%m} -> tensor<?xf32>
+  %n = hal.interface.constant.load layout(#pl) ordinal(1) : index
+  %e = tensor.expand_shape %t [[0, 1]] output_shape [%n, 4] : tensor<?xf32> into tensor<?x4xf32>
+  return %e : tensor<?x4xf32>
+}
+
+// -----
+
 // Negative (mirror): a load of part of the binding is left alone.
 // CHECK-LABEL: func.func @expand_of_partial_load
 // CHECK: tensor.expand_shape
