@@ -156,11 +156,19 @@ def all_true(mask) -> bool:
     return False
 
 
+def _strides(memref_type):
+    """The memref's strides, or None when its layout is not strided (a general affine map)."""
+    try:
+        return memref_type.get_strides_and_offset()[0]
+    except RuntimeError:
+        return None
+
+
 def unit_innermost_stride(memref_type) -> bool:
     if not isinstance(memref_type, ir.MemRefType) or memref_type.rank == 0:
         return False
-    strides, _ = memref_type.get_strides_and_offset()
-    return strides[-1] == 1
+    strides = _strides(memref_type)
+    return strides is not None and strides[-1] == 1
 
 
 def contiguous(memref_type) -> bool:
@@ -168,7 +176,9 @@ def contiguous(memref_type) -> bool:
     layout = memref_type.layout
     if isinstance(layout, ir.AffineMapAttr) and layout.value == ir.AffineMap.get_identity(memref_type.rank):
         return True
-    strides, _ = memref_type.get_strides_and_offset()
+    strides = _strides(memref_type)
+    if strides is None:
+        return False
     expected = 1
     for d in reversed(range(memref_type.rank)):
         if strides[d] != expected:
@@ -282,7 +292,10 @@ def gather_to_load(op, rewriter):
     if not isinstance(base.type, ir.MemRefType):
         return rewriter.fail("the base is not a memref")
     if not unit_innermost_stride(base.type):
-        return rewriter.fail("the base's innermost stride is not 1")
+        return rewriter.fail("the base's innermost stride is not 1 (or its layout is not strided)")
+    if not isinstance(idx.type.element_type, ir.IndexType):
+        # Lanes of a narrower integer type wrap where index arithmetic would not.
+        return rewriter.fail("the index vector's elements are not of type index")
     result_type = op.results[0].type
     lanes = result_type.shape[-1]
     start = contiguous_start(idx)
@@ -370,6 +383,8 @@ def fold_subview_into_gather(op, rewriter):
     for d in idx.type.shape:
         lanes *= d
     if rank == 1:
+        if strides[0] != 1 and not isinstance(idx.type.element_type, ir.IndexType):
+            return rewriter.fail("scaling a narrow integer index vector by the stride could wrap")
         with rewriter.ip, op.location:
             new_indices = [_affine(indices[0], strides[0], offsets[0])]
             new_idx = idx

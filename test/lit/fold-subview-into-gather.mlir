@@ -134,3 +134,18 @@ func.func @no_fold_dynamic_stride(%base: memref<64xf32>, %st: index, %j: index) 
   %g = vector.gather %s[%j] [%idx], %m, %p : memref<16xf32, strided<[?]>>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
   return %g : vector<4xf32>
 }
+
+// -----
+
+// Negative: a rank-1 strided subview with an i32 index vector. Scaling the
+// lanes by the stride in i32 could wrap where the original access does not.
+// CHECK-LABEL: func.func @rank1_strided_i32
+// CHECK: memref.subview
+// CHECK: vector.gather %{{.*}} : memref<16xf32, strided<[2], offset: 4>>, vector<4xi32>
+func.func @rank1_strided_i32(%base: memref<64xf32>, %j: index, %idx: vector<4xi32>) -> vector<4xf32> {
+  %s = memref.subview %base[4] [16] [2] : memref<64xf32> to memref<16xf32, strided<[2], offset: 4>>
+  %m = arith.constant dense<true> : vector<4xi1>
+  %p = arith.constant dense<0.0> : vector<4xf32>
+  %g = vector.gather %s[%j] [%idx], %m, %p : memref<16xf32, strided<[2], offset: 4>>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  return %g : vector<4xf32>
+}

@@ -245,3 +245,34 @@ func.func @iree_row_like(%base: memref<64x32xf32>, %row: vector<1xindex>) -> vec
   %g = vector.gather %base[%c0, %c0] [%idx], %m, %p : memref<64x32xf32>, vector<1x8xindex>, vector<1x8xi1>, vector<1x8xf32> into vector<1x8xf32>
   return %g : vector<1x8xf32>
 }
+
+// -----
+
+// Negative: an i32 index vector. Its lanes are i32 sums that may wrap, and
+// the load's position would be computed in index: left alone.
+// CHECK-LABEL: func.func @i32_indices
+// CHECK: vector.gather
+// CHECK-NOT: vector.load
+func.func @i32_indices(%base: memref<64xf32>, %j: index, %s: i32) -> vector<4xf32> {
+  %r = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+  %sb = vector.broadcast %s : i32 to vector<4xi32>
+  %idx = arith.addi %r, %sb : vector<4xi32>
+  %m = arith.constant dense<true> : vector<4xi1>
+  %p = arith.constant dense<0.0> : vector<4xf32>
+  %g = vector.gather %base[%j] [%idx], %m, %p : memref<64xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  return %g : vector<4xf32>
+}
+
+// -----
+
+// Negative: a base whose layout is an affine map with no strides (not an
+// error: the gather stays).
+// CHECK-LABEL: func.func @non_strided_layout
+// CHECK: vector.gather
+func.func @non_strided_layout(%base: memref<64xf32, affine_map<(d0) -> (d0 floordiv 2)>>, %j: index) -> vector<4xf32> {
+  %idx = vector.step : vector<4xindex>
+  %m = arith.constant dense<true> : vector<4xi1>
+  %p = arith.constant dense<0.0> : vector<4xf32>
+  %g = vector.gather %base[%j] [%idx], %m, %p : memref<64xf32, affine_map<(d0) -> (d0 floordiv 2)>>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  return %g : vector<4xf32>
+}
