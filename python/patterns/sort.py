@@ -130,9 +130,14 @@ def copy_read_only_sort_operand(op, rewriter):
     ]
     if not targets:
         return rewriter.fail("no unused, comparator-read result sorts a read-only input in place")
+    if any(ir.RankedTensorType(op.operands[i].type).encoding is not None for i in targets):
+        return rewriter.fail("the read-only input has a tensor encoding, which a plain copy would drop")
     with rewriter.ip, op.location:
-        for i in targets:
-            op.operands[i] = _working_copy(op.operands[i])
+        copies = {i: _working_copy(op.operands[i]) for i in targets}
+        new = op.clone()  # the same sort reading the copies, so the rewriter sees a replacement
+        for i, copy in copies.items():
+            new.operands[i] = copy
+    rewriter.replace_op(op, new)
     return True
 
 

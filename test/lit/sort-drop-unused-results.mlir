@@ -125,6 +125,27 @@ func.func @topk_indices_dispatch() {
 
 // -----
 
+// Negative: the read-only input carries a tensor encoding; a working copy
+// into a plain tensor.empty would drop it, so the sort is left alone.
+// CHECK-LABEL: func.func @topk_indices_encoded
+// CHECK-NOT: linalg.copy
+// CHECK: iree_linalg_ext.sort dimension(1) outs(%{{.*}}, %{{.*}} : tensor<4x8xf32, #{{.*}}>, tensor<4x8xi32>)
+#enc = #iree_encoding.testing<>
+func.func @topk_indices_encoded() -> tensor<4x8xi32> {
+  %c0 = arith.constant 0 : index
+  %b = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<4x8xf32, #enc>>
+  %v = iree_tensor_ext.dispatch.tensor.load %b, offsets = [0, 0], sizes = [4, 8], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<4x8xf32, #enc>> -> tensor<4x8xf32, #enc>
+  %i = tensor.empty() : tensor<4x8xi32>
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%v, %i : tensor<4x8xf32, #enc>, tensor<4x8xi32>) {
+  ^bb0(%x: f32, %y: f32, %c: i32, %d: i32):
+    %cmp = arith.cmpf ogt, %x, %y : f32
+    iree_linalg_ext.yield %cmp : i1
+  } -> tensor<4x8xf32, #enc>, tensor<4x8xi32>
+  return %s#1 : tensor<4x8xi32>
+}
+
+// -----
+
 // Dynamic batch: the working copy's empty takes its size from the input.
 // CHECK-LABEL: func.func @topk_indices_dispatch_dynamic
 // CHECK: %[[V:.*]] = iree_tensor_ext.dispatch.tensor.load {{.*}} -> tensor<?x64xf32>
