@@ -332,6 +332,8 @@ def _store_fold(op):
     src_shape, value_shape = _shape(collapse.operands[0].type), _shape(value.type)
     if not value_shape:
         return "a collapse to rank 0 is left alone"
+    if 0 in src_shape:
+        return "a collapse of a zero-extent tensor (nothing is stored) is left alone"
     binding = _binding_shape(subspan, parsed[1])
     offsets, sizes, strides = _slice(op, 3)
     kept = _kept_dims(sizes, value_shape)

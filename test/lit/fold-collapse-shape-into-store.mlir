@@ -410,3 +410,19 @@ func.func @expand_of_rank_reducing_load() -> tensor<2x4xf32> {
   %e = tensor.expand_shape %t [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
   return %e : tensor<2x4xf32>
 }
+
+// -----
+
+// Negative: a zero-extent collapse stores nothing; left alone (no guard copy
+// either: no address can be wrong).
+// CHECK-LABEL: func.func @zero_extent
+// CHECK: tensor.collapse_shape
+// CHECK-NOT: linalg.copy
+// CHECK: iree_tensor_ext.dispatch.tensor.store
+func.func @zero_extent(%v: tensor<4x0xf32>) {
+  %c0 = arith.constant 0 : index
+  %b = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer>]>) binding(0) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8xf32>>
+  %c = tensor.collapse_shape %v [[0, 1]] : tensor<4x0xf32> into tensor<0xf32>
+  iree_tensor_ext.dispatch.tensor.store %c, %b, offsets = [3], sizes = [0], strides = [1] : tensor<0xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8xf32>>
+  return
+}
