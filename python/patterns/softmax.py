@@ -74,7 +74,12 @@ Patterns (all leave the IR alone unless every precondition holds):
   and there are at most 3 uses (a softmax's or a normalization's max/mean,
   sum/variance and final: the recomputation is bounded by 3x ``P``'s body),
   ``P``'s body is inlined into each user (its operands read through the
-  composed maps, ``linalg.index`` renumbered) and ``P`` is erased. This is
+  composed maps, ``linalg.index`` renumbered per read: a user reading ``P``
+  twice through different maps gets two computations) and ``P`` is erased.
+  Two more conditions keep the new generic valid: each user's body has no
+  ops with regions (only top-level ops are remapped), and every loop of each
+  user stays indexed by some operand (a producer broadcast along a
+  reduction loop may be the only operand that gives the loop its size). This is
   how a producer of the softmax input ends up in the reductions and the
   final generic, and how a group-norm's centred ``x - mean``, read by the
   variance reduction and the final generic, stops being a tensor. A
@@ -365,7 +370,7 @@ def inline_producers(rewriter, g, fused: dict):
                     mapping[g.block.arguments[i]] = block.arguments[what]
                     continue
                 p = fused[i]
-                key = (p.op, tuple(what))
+                key = (p.op, tuple(what), g.maps[i])  # the same read: same leaves and same loops
                 if key not in computed:
                     inner = {p.block.arguments[j]: block.arguments[k] for j, k in enumerate(what) if k is not None}
                     computed[key] = _clone_body(p.block, inner, index_remap=g.maps[i])[0]
@@ -447,8 +452,29 @@ def recompute_problem(p):
             return None, "a user reads it through a broadcast or non-permutation map (several reads per element)"
         if not g.has_reduction and normalization_problem(g):
             return None, "a user is neither a reduction nor a normalization final"
+        if any(len(op.regions) for op in g.block.operations):
+            return None, "a user's body has ops with regions (only its top-level ops are remapped)"
         users.setdefault(owner, (g, []))[1].append(index)
+    for g, indices in users.values():
+        if not _loops_stay_bounded(g, indices, p):
+            return None, "a user would lose the only operand that bounds one of its loops"
     return list(users.values()), None
+
+
+def _loops_stay_bounded(g, indices, p) -> bool:
+    """Whether every loop of ``g`` is still indexed by some operand once its
+    inputs ``indices`` are replaced by ``p``'s operands (read through the
+    composed maps): a loop that only ``p``'s result indexed would have no size."""
+    covered = set()
+    for j, dims in enumerate(g.maps):
+        if j not in indices:
+            covered.update(d for d in dims if d is not None)
+    for i in indices:
+        for j, dims in enumerate(p.maps):
+            if j >= p.n_in and not _has_uses(p.block.arguments[j]):
+                continue  # p's init, not read: not an operand of the new generic
+            covered.update(g.maps[i][d] for d in dims if d is not None)
+    return covered >= set(range(g.loops))
 
 
 def recompute_producers(rewriter, start) -> int:

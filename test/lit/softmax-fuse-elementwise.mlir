@@ -1068,3 +1068,101 @@ func.func @no_statistic(%x: tensor<4x8xf32>, %b: tensor<4xf32>) -> tensor<4x8xf3
   } -> tensor<4x8xf32>
   return %m : tensor<4x8xf32>
 }
+
+// -----
+
+// A producer with no inputs (its value is its row index) read twice by one
+// reduction, once transposed: each read is recomputed with its own
+// linalg.index renumbering (index 0 for the direct read, index 1 for the
+// transposed one), not one shared value.
+// CHECK-LABEL: func.func @index_producer_read_twice
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK-DAG: linalg.index 0 : index
+// CHECK-DAG: linalg.index 1 : index
+// CHECK: linalg.yield
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @index_producer_read_twice(%w: tensor<4x4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %p = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x4xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x4xf32>
+  %z = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %acc = linalg.fill ins(%z : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %c10 = arith.constant 10.0 : f32
+  %r = linalg.generic {indexing_maps = [#id, #tr, #id, #row], iterator_types = ["parallel", "reduction"]} ins(%p, %p, %w : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %m = arith.mulf %a, %c10 : f32
+    %s = arith.addf %m, %b : f32
+    %t = arith.mulf %c, %s : f32
+    %u = arith.addf %o, %t : f32
+    linalg.yield %u : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// Negative: the softmax's producer broadcasts along the softmax dimension
+// (p[i, j] = b[j] + b[j], softmax over dim 0). Recomputed in the max and
+// sum reductions, nothing would bound their reduction loop (only p's result
+// did), so the producer stays a tensor; the softmax is still decomposed.
+// CHECK-LABEL: func.func @producer_bounds_the_reduction
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[P]] : tensor<4x8xf32>)
+// CHECK-NOT: linalg.softmax
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @producer_bounds_the_reduction(%b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %p = linalg.generic {indexing_maps = [#col, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.addf %a, %a : f32
+    linalg.yield %x : f32
+  } -> tensor<4x8xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.softmax dimension(0) ins(%p : tensor<4x8xf32>) outs(%e2 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
+
+// -----
+
+// Negative: the reduction using the producer has an scf.if in its body; the
+// inliner remaps top-level ops only, so the producer is not recomputed there.
+// CHECK-LABEL: func.func @user_body_with_region
+// CHECK: %[[P:.*]] = linalg.generic
+// CHECK: arith.mulf
+// CHECK: linalg.generic {{.*}} ins(%[[P]], %arg0 : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK: scf.if
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @user_body_with_region(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.mulf %a, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  %z = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %acc = linalg.fill ins(%z : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #row], iterator_types = ["parallel", "reduction"]} ins(%p, %x : tensor<4x8xf32>, tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %c = arith.cmpf ogt, %b, %z : f32
+    %v = scf.if %c -> f32 {
+      scf.yield %a : f32
+    } else {
+      scf.yield %b : f32
+    }
+    %u = arith.addf %o, %v : f32
+    linalg.yield %u : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
