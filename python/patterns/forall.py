@@ -46,7 +46,9 @@ rewrites only when all of these hold, and otherwise leaves the IR alone
    is tied to or whether they read it. An empty used twice (by another op, or
    as an input too) is left alone.
 2. That op does not read the destination: the payload's block argument of
-   that ``outs`` operand is unused. (A read of a ``tensor.empty`` reads
+   that ``outs`` operand is unused, and its indexing map (where it has one)
+   writes every element (each result a distinct loop: a map like
+   ``(d0) -> (d0, 0)`` leaves the rest holding the destination's contents). (A read of a ``tensor.empty`` reads
    unspecified values, so the slice's old contents would be a legal
    refinement. It is refused anyway: such IR already computes garbage, and
    turning it into plausible numbers would hide that bug from a differential
@@ -166,8 +168,17 @@ def _dps_layout(op):
 
 
 def _reads_destination(op, n_in: int, k: int) -> bool:
+    """Whether the payload reads destination ``k``, or leaves some of it
+    unwritten (an output map that is not onto: those elements keep the
+    destination's contents, a read in all but name)."""
     arg = op.regions[0].blocks[0].arguments[n_in + k]
-    return any(True for _ in arg.uses)
+    if any(True for _ in arg.uses):
+        return True
+    if "indexing_maps" not in op.attributes:
+        return False  # named ops without maps write their whole destination
+    results = list(ir.AffineMapAttr(ir.ArrayAttr(op.attributes["indexing_maps"])[n_in + k]).value.results)
+    dims = [e.position for e in results if isinstance(e, ir.AffineDimExpr)]
+    return len(dims) != len(results) or len(set(dims)) != len(dims)
 
 
 def _tile_chain(value, forall):
@@ -221,7 +232,7 @@ def _tile_chain(value, forall):
             return "the tile escapes: a result in the chain is an input of another op"
         if first is None:
             if _reads_destination(user, n_in, k):
-                return f"'{user.name}' reads its destination (the empty's undefined contents)"
+                return f"'{user.name}' reads its destination, or leaves part of it unwritten (the empty's undefined contents)"
             first = user
         current = user.results[k]
 

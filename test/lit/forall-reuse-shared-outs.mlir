@@ -547,6 +547,31 @@ func.func @reads_destination(%a: tensor<64x16xf32>, %b: tensor<16x16xf32>, %init
 
 // -----
 
+// Precondition 2, unwritten part: the output map (d0) -> (d0, 0) writes
+// column 0 only; column 1 keeps the destination's contents, which the empty
+// leaves undefined and a slice of the output would define.
+// CHECK-LABEL: func.func @partial_write
+// CHECK: tensor.empty() : tensor<16x2xf32>
+// WHY: no match on 'tensor.empty' at partial_write:1:1: 'linalg.generic' reads its destination, or leaves part of it unwritten
+func.func @partial_write(%a: tensor<64xf32>, %out: tensor<64x2xf32>) -> tensor<64x2xf32> {
+  %r = scf.forall (%i) = (0) to (64) step (16) shared_outs(%o = %out) -> (tensor<64x2xf32>) {
+    %sa = tensor.extract_slice %a[%i] [16] [1] : tensor<64xf32> to tensor<16xf32>
+    %e = tensor.empty() : tensor<16x2xf32> loc("partial_write":1:1)
+    %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0, 0)>],
+                         iterator_types = ["parallel"]}
+        ins(%sa : tensor<16xf32>) outs(%e : tensor<16x2xf32>) {
+    ^bb0(%x: f32, %z: f32):
+      linalg.yield %x : f32
+    } -> tensor<16x2xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %g into %o[%i, 0] [16, 2] [1, 1] : tensor<16x2xf32> into tensor<64x2xf32>
+    }
+  }
+  return %r : tensor<64x2xf32>
+}
+
+// -----
+
 // Precondition 3: the tile escapes: its result is also read by another op
 // (here a reduction), or the chain continues as an input, not a destination.
 // CHECK-LABEL: func.func @escapes
