@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 import tempfile
 
@@ -194,21 +195,65 @@ def on_big_stack(fn, *args):
 
 
 def write_output(target: str, data: bytes) -> int:
-    """Write all or nothing: a temp file beside the target, renamed into place."""
+    """Write all or nothing: a temp file beside the target, renamed into place.
+
+    A special file (``/dev/null``, a FIFO, ``/dev/stdout``) is written as it
+    is, never replaced; a symlink is written through; a replaced file keeps
+    its mode, and a new one gets the umask's. No temp file outlives a failure.
+    """
     if target == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return 0
-    directory = os.path.dirname(os.path.abspath(target))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".opt-py-", dir=directory)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    except OSError as e:
-        print(f"opt-py: error: cannot write output file '{target}': {e.strerror}", file=sys.stderr)
+
+    def fail(reason) -> int:
+        print(f"opt-py: error: cannot write output file '{target}': {reason}", file=sys.stderr)
         return 1
+
+    if not target:
+        return fail("empty path")
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        return fail(e.strerror)
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        return fail("is a directory")
+    try:
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            with open(target, "wb") as f:
+                f.write(data)
+            return 0
+        real = os.path.realpath(target)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".opt-py-", dir=os.path.dirname(real))
+        except PermissionError:
+            if st is None or not os.access(real, os.W_OK):
+                raise
+            with open(real, "wb") as f:  # a writable file in a directory we may not create in
+                f.write(data)
+            return 0
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+            os.replace(tmp, real)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError as e:
+        return fail(e.strerror or str(e))
     return 0
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def list_passes() -> int:

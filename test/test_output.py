@@ -1,0 +1,86 @@
+"""``-o``: all or nothing, and never at the expense of the file system.
+
+A regular target is replaced atomically (a temp file renamed into place)
+and keeps its mode; a special file (``/dev/null``, a FIFO) is written as it
+is, never replaced, since renaming over ``/dev/null`` as root would turn the
+machine's null device into a plain file; a symlink is written through; no
+temp file survives a failure.
+"""
+
+import os
+import stat
+import threading
+
+import pytest
+
+from opt_py.cli import write_output
+
+
+def leftovers(directory):
+    return [p for p in os.listdir(directory) if p.startswith(".opt-py-")]
+
+
+def test_replaces_a_regular_file_keeping_its_mode(tmp_path):
+    out = tmp_path / "out.mlir"
+    out.write_text("old")
+    os.chmod(out, 0o640)
+    assert write_output(str(out), b"new") == 0
+    assert out.read_bytes() == b"new"
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    assert leftovers(tmp_path) == []
+
+
+def test_new_file_gets_the_umask_mode(tmp_path):
+    old = os.umask(0o022)
+    try:
+        assert write_output(str(tmp_path / "new.mlir"), b"x") == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.mlir").stat().st_mode) == 0o644
+
+
+def test_writes_through_a_symlink(tmp_path):
+    real = tmp_path / "real.mlir"
+    real.write_text("old")
+    link = tmp_path / "link.mlir"
+    link.symlink_to(real)
+    assert write_output(str(link), b"new") == 0
+    assert link.is_symlink() and real.read_bytes() == b"new"
+
+
+def test_a_fifo_is_written_not_replaced(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    assert write_output(str(fifo), b"through the pipe") == 0
+    reader.join(10)
+    assert got == [b"through the pipe"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_dev_null_stays_a_device():
+    assert write_output("/dev/null", b"gone") == 0
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+@pytest.mark.parametrize("target", ["", "adir", "afile/below"])
+def test_bad_targets_fail_cleanly(target, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "afile").write_text("x")
+    assert write_output(target, b"data") == 1
+    assert "cannot write output file" in capsys.readouterr().err
+    assert leftovers(tmp_path) == [] and leftovers(tmp_path.parent) == []
+    assert (tmp_path / "afile").read_text() == "x"
+
+
+def test_no_temp_file_survives_a_failed_rename(tmp_path, monkeypatch, capsys):
+    def refuse(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    assert write_output(str(tmp_path / "out.mlir"), b"data") == 1
+    assert "No space left on device" in capsys.readouterr().err
+    assert leftovers(tmp_path) == [] and not (tmp_path / "out.mlir").exists()
