@@ -8,6 +8,8 @@ verification, printing), used by the CLI.
 from __future__ import annotations
 
 import io
+import os
+import stat
 import sys
 from dataclasses import dataclass, field
 
@@ -278,8 +280,8 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
             try:
                 if is_bytecode:
                     module = ir.Module.parse(data)
-                elif path and len(chunks) == 1:
-                    module = ir.Module.parseFile(path)
+                elif path and len(chunks) == 1 and _regular_file(path):
+                    module = ir.Module.parseFile(path)  # file locations; a FIFO could not be read twice
                 else:
                     module = ir.Module.parse(chunk)
             except ir.MLIRError as e:
@@ -358,3 +360,10 @@ def _python_statistics(stats: dict) -> str:
         if not counts:
             lines.append("  (S) 0 rewrites")
     return "\n".join(lines)
+
+
+def _regular_file(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False

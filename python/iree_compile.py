@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import stat
 from dataclasses import dataclass, field
 
 from .api import OptPyError
@@ -137,10 +138,11 @@ def compile_with_injections(
     messages: list[str] = []
     sources: dict[str, str] = {}
     try:
-        with open(input_path, "r", errors="replace") as f:
-            sources[input_path] = f.read()
-    except OSError:
-        pass
+        with open(input_path, "rb") as f:  # once: the input may be a FIFO or /dev/stdin
+            data = f.read()
+    except OSError as e:
+        raise CompileError(f"cannot open input file '{input_path}': {e.strerror}") from None
+    sources[input_path] = data.decode(errors="replace")
 
     def report() -> list[str]:
         out = [render(d, {}, sources) for d in collector.diags]
@@ -163,7 +165,10 @@ def compile_with_injections(
                 plan_pipeline(j.pipeline)  # report a bad pipeline before compiling anything
             for c in codegen_injections:
                 plan_pipeline(f"func.func({c.pipeline})")
-        source = api.Source.open_file(session, input_path)
+        if stat.S_ISREG(os.stat(input_path).st_mode):
+            source = api.Source.open_file(session, input_path)
+        else:
+            source = api.Source.wrap_buffer(session, data, buffer_name=input_path)
         if not inv.parse_source(source):
             return fail(f"opt-py: error: failed to parse '{input_path}'")
         previous = None

@@ -1,4 +1,7 @@
-"""``-o``: all or nothing, and never at the expense of the file system.
+"""Input read once; ``-o`` all or nothing, never at the expense of the file system.
+
+The input is read once, so a FIFO, ``/dev/stdin`` or a process substitution
+works as a file does (reading it a second time would hang or see nothing).
 
 A regular target is replaced atomically (a temp file renamed into place)
 and keeps its mode; a special file (``/dev/null``, a FIFO) is written as it
@@ -9,7 +12,10 @@ temp file survives a failure.
 
 import os
 import stat
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +90,48 @@ def test_no_temp_file_survives_a_failed_rename(tmp_path, monkeypatch, capsys):
     assert write_output(str(tmp_path / "out.mlir"), b"data") == 1
     assert "No space left on device" in capsys.readouterr().err
     assert leftovers(tmp_path) == [] and not (tmp_path / "out.mlir").exists()
+
+
+PROGRAM = """func.func @f(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %x = arith.addi %a, %c0 : i32
+  return %x : i32
+}
+"""
+
+
+def opt_py(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "opt_py", *args], input=stdin, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_dev_stdin_is_read_once():
+    r = opt_py("-p", "canonicalize", "/dev/stdin", stdin=PROGRAM)
+    assert r.returncode == 0, r.stderr
+    assert "func.func @f" in r.stdout and "arith.addi" not in r.stdout
+
+
+def test_fifo_input(tmp_path):
+    fifo = tmp_path / "in.mlir"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: Path(fifo).write_text(PROGRAM))
+    writer.start()
+    r = opt_py("-p", "canonicalize", str(fifo))
+    writer.join(10)
+    assert r.returncode == 0, r.stderr
+    assert "func.func @f" in r.stdout
+
+
+def test_compile_reads_dev_stdin_once():
+    r = opt_py("compile", "/dev/stdin", "--compile-to=input", "-o", "-", "--iree-hal-target-device=local",
+               "--iree-hal-local-target-device-backends=llvm-cpu", stdin=PROGRAM)
+    assert r.returncode == 0, r.stderr
+    assert "util.func public @f" in r.stdout
+
+
+def test_compile_a_directory_is_a_clear_error(tmp_path):
+    r = opt_py("compile", str(tmp_path), "-o", str(tmp_path / "x.vmfb"), "--iree-hal-target-device=local",
+               "--iree-hal-local-target-device-backends=llvm-cpu")
+    assert r.returncode == 1
+    assert "cannot open input file" in r.stderr and "Is a directory" in r.stderr
+    assert "Traceback" not in r.stderr
