@@ -179,7 +179,11 @@ class Pass:
     @classmethod
     def from_options(cls, text: str) -> "Pass":
         """Build the pass from MLIR pass-option text: ``a=1 b=true c=1,2``."""
-        known = {cli: (field, typ) for cli, field, typ, _, _ in cls.options()}
+        try:
+            declared = cls.options()
+        except Exception as e:  # noqa: BLE001 - a plugin's declaration bug, reported with its name
+            raise PassOptionError(f"pass '{cls.name}' declares its options wrongly: {type(e).__name__}: {e}") from None
+        known = {cli: (field, typ) for cli, field, typ, _, _ in declared}
         values = {}
         for key, raw in split_option_text(text):
             if key not in known:
@@ -187,7 +191,10 @@ class Pass:
                 raise PassOptionError(f"pass '{cls.name}' has no option '{key}' (options: {expected})")
             field, typ = known[key]
             values[field] = parse_option_value(cls.name, key, typ, raw)
-        return cls(**values)
+        try:
+            return cls(**values)
+        except Exception as e:  # noqa: BLE001 - e.g. a __post_init__ rejecting the values
+            raise PassOptionError(f"pass '{cls.name}' cannot be built: {type(e).__name__}: {e}") from None
 
     def option_text(self) -> str:
         parts = []

@@ -176,6 +176,9 @@ def on_big_stack(fn, *args):
     result, error = [], []
 
     def target():
+        # Python recursion over nested ops (pipeline nesting, say) follows the
+        # IR's depth, which the driver bounds at MAX_NESTING; the stack holds it.
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 50_000))
         try:
             result.append(fn(*args))
         except BaseException as e:  # noqa: BLE001 - re-raised on the calling thread
@@ -271,7 +274,12 @@ def _list_passes(registry) -> int:
     out = ["Python passes:"]
     for name, cls in registry.python_passes().items():
         out.append(f"  {name:<40} - {cls.summary}   [anchor: {cls.anchor}]")
-        for cli, _field, typ, default, help in cls.options():
+        try:
+            declared = cls.options()
+        except Exception as e:  # noqa: BLE001 - a plugin's declaration bug: listed, not fatal
+            out.append(f"      (options cannot be read: {type(e).__name__}: {e})")
+            continue
+        for cli, _field, typ, default, help in declared:
             tname = getattr(typ, "__name__", str(typ))
             out.append(f"      {cli}={tname} (default {default!r}) - {help}")
     out.append("C++ passes and pipelines (MLIR and IREE):")

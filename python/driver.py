@@ -255,9 +255,9 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
 
     is_bytecode = data.startswith(_BYTECODE_MAGIC)
     text = "" if is_bytecode else data.decode("utf-8", errors="replace")
-    depth = _max_brace_depth(text)
+    depth = _max_nesting(text)
     if depth > MAX_NESTING:
-        err(f"{display_name}: error: input nests {{...}} {depth} levels deep; opt-py refuses more than "
+        err(f"{display_name}: error: input nests brackets {depth} levels deep; opt-py refuses more than "
             f"{MAX_NESTING} (MLIR's recursive parser would overflow the stack)")
         return OptResult(ok=False)
     if is_bytecode or not opts.split_input_file:
@@ -336,17 +336,20 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
 MAX_NESTING = 10_000
 
 
-def _max_brace_depth(text: str) -> int:
-    """Deepest '{' nesting, counted roughly (strings and comments included)."""
-    if text.count("{") <= MAX_NESTING:
-        return text.count("{")  # cannot be deeper than the number of braces
-    depth = deepest = 0
-    for c in text:
-        if c == "{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif c == "}":
-            depth -= 1
+def _max_nesting(text: str) -> int:
+    """Deepest nesting of any one bracket kind ``( [ { <``, counted roughly
+    (strings and comments included, ``->`` not a closer): MLIR's parser
+    recurses on each."""
+    openers = sum(text.count(c) for c in "([{<")
+    if openers <= MAX_NESTING:
+        return openers  # cannot be deeper than the number of openers
+    import numpy as np
+
+    chars = np.frombuffer(text.replace("->", "  ").encode("utf-32-le"), dtype=np.uint32)
+    deepest = 0
+    for opener, closer in ("()", "[]", "{}", "<>"):
+        steps = (chars == ord(opener)).astype(np.int32) - (chars == ord(closer)).astype(np.int32)
+        deepest = max(deepest, int(np.cumsum(steps).max(initial=0)))
     return deepest
 
 

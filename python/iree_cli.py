@@ -91,6 +91,9 @@ def compare_main(argv: list[str]) -> int:
                                 extra_flags=iree_flags)
         out_a = e2e.run_runtime(a, target, args.function, inputs)
         out_b = e2e.run_runtime(b, target, args.function, inputs)
+    except MemoryError as e:
+        print(f"opt-py compare: error: out of memory making or running the inputs: {e}", file=sys.stderr)
+        return 2
     except (OptPyError, OSError, ValueError) as e:
         print(f"opt-py compare: error: {e}", file=sys.stderr)
         return 2

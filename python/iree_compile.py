@@ -46,7 +46,10 @@ class Injection:
         if phase not in PHASES or phase == "end":
             import difflib
 
-            close = difflib.get_close_matches(phase, PHASES, n=1)
+            if phase == "end":
+                raise CompileError("--inject cannot run at phase 'end': nothing comes after it "
+                                   f"(phases: {', '.join(PHASES[:-1])})")
+            close = difflib.get_close_matches(phase, PHASES[:-1], n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise CompileError(
                 f"unknown phase '{phase}' in --inject{hint} (phases: {', '.join(PHASES[:-1])})"
@@ -126,6 +129,11 @@ def compile_with_injections(
             raise CompileError(f"an injection at phase '{phase}' comes at or after --compile-to={end}")
     if not os.path.exists(input_path):
         raise CompileError(f"cannot open input file '{input_path}'")
+    if dump_dir:
+        try:
+            os.makedirs(dump_dir, exist_ok=True)
+        except OSError as e:
+            raise CompileError(f"cannot use '{dump_dir}' for --dump-phases: {e.strerror}") from None
 
     lib = _compiler_library()
     session = api.Session()

@@ -359,16 +359,17 @@ def find_anywhere(root, names: tuple[str, ...]) -> list:
     if root.name in names:
         return [root]
     found = []
-
-    def visit(op):
-        for child in _children(op):
-            name = child.name
-            if name in names:
-                found.append(child)
-            elif name not in _LEAF_CONTAINERS and _is_container(child):
-                visit(child)
-
-    visit(root)
+    stack = [iter(_children(root))]  # depth-first without recursion: nesting may be deep
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            continue
+        name = child.name
+        if name in names:
+            found.append(child)
+        elif name not in _LEAF_CONTAINERS and _is_container(child):
+            stack.append(iter(_children(child)))
     return found
 
 
@@ -521,11 +522,22 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
     stats = hooks.stats.setdefault(p.name, {})
     before = sum(stats.values())
     ctx = PassContext(p.name, hooks.debug_patterns, stats, hooks.rename)
+
+    def failed(where, e) -> tuple[bool, bool]:
+        where.location.emit_error(f"pass '{p.name}' failed: {type(e).__name__}: {e}")
+        hooks.failures.append((p.name, e, traceback.format_exc()))
+        return False, True
+
     if isinstance(p, PatternPass):
         from .rewrite_driver import nothing_to_match
 
-        if nothing_to_match(p, root):
-            return True, False
+        try:
+            if nothing_to_match(p, root):  # calls the pass's patterns()
+                return True, False
+        except BaseException as e:  # noqa: BLE001 - a pass bug (SystemExit too) becomes a pass failure
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            return failed(root, e)
     for target in targets(root, step):
         try:
             p.run(target.opview if hasattr(target, "opview") else target, ctx)
@@ -536,10 +548,10 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
             )
             hooks.failures.append((p.name, e.cause, e.tb))
             return False, True
-        except Exception as e:  # noqa: BLE001 - a pass bug becomes a pass failure
-            target.location.emit_error(f"pass '{p.name}' failed: {type(e).__name__}: {e}")
-            hooks.failures.append((p.name, e, traceback.format_exc()))
-            return False, True
+        except BaseException as e:  # noqa: BLE001 - a pass bug (SystemExit too) becomes a pass failure
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            return failed(target, e)
         if ctx.failed:
             return False, True
     changed = not isinstance(p, PatternPass) or sum(stats.values()) != before

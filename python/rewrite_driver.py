@@ -52,7 +52,9 @@ def _wrap(pattern, ctx: PassContext, state: dict):
                     "changed the IR (replace_op/erase_op) but returned no match; "
                     "return True after rewriting"
                 )
-        except Exception as e:  # noqa: BLE001 - any pattern bug becomes a pass failure
+        except BaseException as e:  # noqa: BLE001 - any pattern bug (SystemExit too) becomes a pass failure
+            if isinstance(e, KeyboardInterrupt):
+                raise
             state["error"] = PatternFailure(
                 name, op.operation.name, op.location, e, traceback.format_exc()
             )
