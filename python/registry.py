@@ -60,6 +60,10 @@ def _check_declaration(cls) -> None:
         raise PassRegistrationError(f"{cls!r} is not an opt_py.Pass subclass")
     if not cls.name or not re.fullmatch(r"[A-Za-z0-9_.\-]+", cls.name):
         raise PassRegistrationError(f"{cls.__name__} declares no valid pass name ('{cls.name}')")
+    anchor = getattr(cls, "anchor", None)
+    if not isinstance(anchor, str) or not (anchor == "any" or re.fullmatch(r"\w+(\.\w+)+", anchor)):
+        raise PassRegistrationError(
+            f"pass '{cls.name}' declares anchor {anchor!r}: expected 'any' or an op name such as 'func.func'")
 
 
 def load_pass_file(path: str) -> list[type[Pass]]:

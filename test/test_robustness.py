@@ -132,3 +132,12 @@ def test_dump_phases_into_a_file(files):
     assert r.returncode == 1
     assert "cannot use 'afile' for --dump-phases" in r.stderr and "Traceback" not in r.stderr
     assert not (files / "x.vmfb").exists()
+
+
+def test_an_anchor_that_is_not_an_op_name_is_refused(files):
+    (files / "anchor.py").write_text(
+        "from dataclasses import dataclass\nfrom opt_py import Pass\n\n\n@dataclass(frozen=True)\n"
+        "class P(Pass):\n    name = 'int-anchor'\n    anchor = 42\n\n    def run(self, op, ctx):\n        pass\n")
+    r = opt_py(f"--load-pass-plugin={files / 'anchor.py'}", "-p", "int-anchor", "in.mlir", cwd=files)
+    assert r.returncode == 1
+    assert "pass 'int-anchor' declares anchor 42: expected 'any' or an op name" in r.stderr
