@@ -317,6 +317,9 @@ def _clone_body(block, mapping: dict, index_remap=None, keep_yield=False):
     return None
 
 
+_STRUCTURAL_ATTRS = {"indexing_maps", "iterator_types", "operandSegmentSizes"}
+
+
 def inline_producers(rewriter, g, fused: dict):
     """Replace ``g`` by a generic computing input ``i`` with ``fused[i]``'s body.
 
@@ -359,10 +362,13 @@ def inline_producers(rewriter, g, fused: dict):
             [r.type for r in op.results], [v for v, _ in leaves], outs,
             ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]), op.attributes["iterator_types"],
         )
+        for name in list(op.attributes):  # g's other attributes (doc, library_call, a lowering config) stay
+            if name not in _STRUCTURAL_ATTRS:
+                new.operation.attributes[name] = op.attributes[name]
         arg_types = [_element_type(v.type) for v, _ in leaves] + [_element_type(v.type) for v in outs]
         block = new.regions[0].blocks.append(*arg_types)
         with ir.InsertionPoint(block):
-            computed = {}  # (producer, its args) -> scalar: a producer read twice the same way is computed once
+            computed = {}  # (producer, its args, its read) -> scalar: the same read is computed once
             mapping = {}
             for i in range(g.n_in):
                 kind, what = plan[i]

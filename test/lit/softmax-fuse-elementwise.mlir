@@ -1166,3 +1166,22 @@ func.func @user_body_with_region(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A merged consumer keeps its own attributes (a discardable tag, library_call).
+// CHECK-LABEL: func.func @consumer_attributes_kept
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK: linalg.generic {{.*}}library_call = "keep_me"{{.*}}my.tag = 7 : i32
+// CHECK-NOT: linalg.generic
+func.func @consumer_attributes_kept(%x: tensor<4x8xf32>, %w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.softmax dimension(1) ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"], library_call = "keep_me"} ins(%s, %w : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) attrs = {my.tag = 7 : i32} {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %m : tensor<4x8xf32>
+}
