@@ -426,3 +426,39 @@ func.func @zero_extent(%v: tensor<4x0xf32>) {
   iree_tensor_ext.dispatch.tensor.store %c, %b, offsets = [3], sizes = [0], strides = [1] : tensor<0xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<8xf32>>
   return
 }
+
+// -----
+
+// Negative (mirror): the expanded value is a function argument, not a load.
+// CHECK-LABEL: func.func @expand_of_argument
+// CHECK: tensor.expand_shape %arg0
+func.func @expand_of_argument(%t: tensor<8xf32>) -> tensor<2x4xf32> {
+  %e = tensor.expand_shape %t [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+  return %e : tensor<2x4xf32>
+}
+
+// -----
+
+// Negative (mirror): the load reads a dispatch tensor passed in as an
+// argument (a flow.dispatch.workgroups region), not a binding subspan.
+// CHECK-LABEL: func.func @expand_of_load_of_argument
+// CHECK: tensor.expand_shape
+func.func @expand_of_load_of_argument(%b: !iree_tensor_ext.dispatch.tensor<readonly:tensor<8xf32>>) -> tensor<2x4xf32> {
+  %t = iree_tensor_ext.dispatch.tensor.load %b, offsets = [0], sizes = [8], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<8xf32>> -> tensor<8xf32>
+  %e = tensor.expand_shape %t [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+  return %e : tensor<2x4xf32>
+}
+
+// -----
+
+// Negative (mirror): an encoded binding is left alone.
+// CHECK-LABEL: func.func @expand_of_encoded_load
+// CHECK: tensor.expand_shape
+#pl = #hal.pipeline.layout<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
+func.func @expand_of_encoded_load() -> tensor<2x4xf32> {
+  %c0 = arith.constant 0 : index
+  %b = hal.interface.binding.subspan layout(#pl) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<8xf32, "enc">>
+  %t = iree_tensor_ext.dispatch.tensor.load %b, offsets = [0], sizes = [8], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<8xf32, "enc">> -> tensor<8xf32>
+  %e = tensor.expand_shape %t [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+  return %e : tensor<2x4xf32>
+}

@@ -794,3 +794,24 @@ func.func @offsets_defined_late(%init: tensor<64xf32>, %v: f32) -> tensor<64xf32
   }
   return %r : tensor<64xf32>
 }
+
+// -----
+
+// Precondition 1: linalg.softmax has no payload region, so nothing says
+// whether it reads its destination: its empty stays.
+// CHECK-LABEL: func.func @softmax_destination
+// CHECK: tensor.empty() : tensor<4x32xf32>
+// CHECK: linalg.softmax
+// WHY: no match on 'tensor.empty' at softmax_destination:1:1: 'linalg.softmax' is not a linalg op with a payload
+func.func @softmax_destination(%a: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %out = tensor.empty() : tensor<64x32xf32>
+  %r = scf.forall (%i) = (0) to (64) step (4) shared_outs(%o = %out) -> (tensor<64x32xf32>) {
+    %sa = tensor.extract_slice %a[%i, 0] [4, 32] [1, 1] : tensor<64x32xf32> to tensor<4x32xf32>
+    %e = tensor.empty() : tensor<4x32xf32> loc("softmax_destination":1:1)
+    %s = linalg.softmax dimension(1) ins(%sa : tensor<4x32xf32>) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %o[%i, 0] [4, 32] [1, 1] : tensor<4x32xf32> into tensor<64x32xf32>
+    }
+  }
+  return %r : tensor<64x32xf32>
+}

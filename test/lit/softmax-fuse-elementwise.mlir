@@ -1185,3 +1185,37 @@ func.func @consumer_attributes_kept(%x: tensor<4x8xf32>, %w: tensor<4x8xf32>) ->
   } -> tensor<4x8xf32>
   return %m : tensor<4x8xf32>
 }
+
+// -----
+
+// Negative: the producer is also the init (outs) of a reduction: it is read
+// there as the accumulator's start, so it stays a tensor.
+// CHECK-LABEL: func.func @producer_is_an_init
+// CHECK: %[[P:.*]] = linalg.generic
+// CHECK: arith.mulf
+// CHECK: outs(%[[P]] : tensor<4x8xf32>)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @producer_is_an_init(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.mulf %a, %a : f32
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<4x8xf32>) outs(%p : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// Negative: a softmax on buffers is left alone.
+// CHECK-LABEL: func.func @softmax_on_buffers
+// CHECK: linalg.softmax
+func.func @softmax_on_buffers(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  linalg.softmax dimension(1) ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+  return
+}
