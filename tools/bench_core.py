@@ -354,7 +354,7 @@ def main(argv=None) -> int:
         out_plus = check_survives(ctx, text, plus, n_ops)
         if out_base != out_plus:
             sys.exit("bench_core: adding the no-root pass changed the output")
-        from opt_py.driver import OptOptions
+        from opt_py import OptOptions
 
         no_verify = OptOptions(verify_each=False)
         times3, calls3 = timed_runs(

@@ -22,10 +22,7 @@ import subprocess
 import sys
 from collections import Counter
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "test", "e2e"))
-
-from benchlib import pipeline_medians, register_floor_pass  # noqa: E402
+from benchlib import pipeline_medians, register_floor_pass
 
 LAYOUT = ("#pl = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, "
           "#hal.pipeline.binding<storage_buffer>]>\n")
@@ -75,7 +72,7 @@ PARTS = ("pass", "stock", "folds")
 
 
 def _part(seed: int, part: str):
-    import reshape_store as rs
+    from opt_py.cases import fold_collapse_shape_into_store as rs
 
     case = rs.random_case(seed)
     if part.startswith("folds"):  # "folds", or "folds:opt-py" / "folds:C++" alone
@@ -100,7 +97,7 @@ def _isolated(seed: int, parts=PARTS, timeout: int = 300):
 
 
 def _one(seed: int):
-    import reshape_store as rs
+    from opt_py.cases import fold_collapse_shape_into_store as rs
 
     got = _isolated(seed)
     if got is None:  # find which part crashed or hung

@@ -132,8 +132,8 @@ def copy_program(spec: str) -> str:
 
 
 def compile_(path, target, with_pass, compile_to=None):
-    from opt_py import e2e
-    from opt_py.iree_compile import Injection, compile_with_injections
+    from opt_py.iree import e2e
+    from opt_py.iree.phases import Injection, compile_with_injections
 
     flags = [AGGRESSIVE, *e2e.TARGETS[TARGETS[target]].compile_flags]
     inject = [Injection.parse(INJECT)] if with_pass else []
@@ -153,7 +153,7 @@ def softmax_survives(path) -> bool:
 
 
 def gpu(path, target, with_pass) -> str:
-    from opt_py import e2e
+    from opt_py.iree import e2e
 
     flags = [AGGRESSIVE]
     r = compile_(path, target, with_pass)
@@ -170,7 +170,7 @@ def gpu(path, target, with_pass) -> str:
 
 
 def cpu_code_identical(path) -> bool:
-    from opt_py import e2e
+    from opt_py.iree import e2e
 
     stock, ours = (e2e.machine_code(path, e2e.TARGETS["cpu"], inject=[INJECT] if v else [], extra_flags=[AGGRESSIVE])
                    for v in (False, True))
@@ -197,7 +197,7 @@ def runtimes(vmfbs: dict, inputs: dict, device: str, rounds: int, reps: int) -> 
 
 def devices() -> dict[str, str]:
     """Report label -> e2e target of each device present: the CPU always."""
-    from opt_py import e2e
+    from opt_py.iree import e2e
 
     found = {"cpu": "cpu"}
     ok, why = e2e.device_available(e2e.TARGETS["cuda"])
@@ -210,7 +210,7 @@ def devices() -> dict[str, str]:
 
 def measure(path, inputs, out_spec, target, tmp, rounds, reps) -> dict:
     """Stock and rewritten runtime and bandwidth on ``target``'s device."""
-    from opt_py import e2e
+    from opt_py.iree import e2e
 
     tgt = e2e.TARGETS[target]
     vmfbs, feeds = {}, {}

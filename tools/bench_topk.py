@@ -20,10 +20,7 @@ import sys
 import tempfile
 from collections import Counter
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "test", "e2e"))
-
-from benchlib import pipeline_medians  # noqa: E402
+from benchlib import pipeline_medians
 
 SORT_FUNC = """
 func.func @f{i}(%v: tensor<64xf32>, %k: tensor<64xi32>) -> tensor<64xf32> {{
@@ -51,9 +48,9 @@ def speed(reps: int, n: int = 2000):
 
 
 def _compile_one(job):
-    import topk
+    from opt_py.cases import topk
 
-    from opt_py import e2e
+    from opt_py.iree import e2e
 
     variant, target_name, with_pass = job
     with tempfile.TemporaryDirectory() as tmp:
@@ -69,7 +66,7 @@ def _compile_one(job):
 
 
 def reach(sample: int | None):
-    import topk
+    from opt_py.cases import topk
 
     variants = topk.matrix()
     if sample:

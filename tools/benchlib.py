@@ -13,7 +13,7 @@ def pipeline_medians(text: str, pipelines: dict[str, str], reps: int, check=None
     from iree.compiler import ir
 
     from opt_py import run_pipeline
-    from opt_py.driver import make_context
+    from opt_py.run.engine import make_context
 
     ctx = context or make_context()
     times = {k: [] for k in pipelines}
@@ -38,7 +38,7 @@ def register_floor_pass(root: str, name: str) -> str:
     from iree.compiler import ir
 
     from opt_py import pattern, register_pass
-    from opt_py.api import PatternPass
+    from opt_py import PatternPass
 
     @pattern(root)
     def recreate(op, rewriter):

@@ -2,9 +2,8 @@
 
 from dataclasses import dataclass
 
-from ..api import PatternPass, option
-from ..patterns.collapse_generic import (fold_collapse_shape_into_generic, fold_collapse_shape_into_generic_whole,
-                                         fold_expand_shape_into_generic, fold_expand_shape_into_generic_whole)
+from ..authoring import PatternPass, option
+from ..patterns.fold_collapse_shape_into_generic import fold_collapse_shape_into_generic, fold_expand_shape_into_generic
 
 
 @dataclass(frozen=True)
@@ -17,7 +16,7 @@ class FoldCollapseShapeIntoGeneric(PatternPass):
     partial: bool = option(True, "fold the groups that qualify when others do not (a smaller reshape stays)")
 
     def patterns(self):
-        pats = [fold_collapse_shape_into_generic if self.partial else fold_collapse_shape_into_generic_whole]
+        pats = [fold_collapse_shape_into_generic.bind(partial=self.partial)]
         if self.expand:
-            pats.append(fold_expand_shape_into_generic if self.partial else fold_expand_shape_into_generic_whole)
+            pats.append(fold_expand_shape_into_generic.bind(partial=self.partial))
         return pats

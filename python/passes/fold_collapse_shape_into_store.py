@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass
 
-from ..api import PatternPass, option
-from ..patterns.interface_reshape import (copy_unfoldable_collapse_before_store, fold_collapse_shape_into_store,
+from ..authoring import PatternPass, option
+from ..patterns.fold_collapse_shape_into_store import (copy_unfoldable_collapse_before_store, fold_collapse_shape_into_store,
                                           fold_expand_shape_into_load)
 
 

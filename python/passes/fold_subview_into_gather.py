@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass
 
-from ..api import PatternPass
-from ..patterns.gather import fold_subview_into_gather
+from ..authoring import PatternPass
+from ..patterns.fold_subview_into_gather import fold_subview_into_gather
 
 
 @dataclass(frozen=True)

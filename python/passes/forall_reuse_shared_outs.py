@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass
 
-from ..api import PatternPass
-from ..patterns.forall import reuse_shared_out_for_empty
+from ..authoring import PatternPass
+from ..patterns.forall_reuse_shared_outs import reuse_shared_out_for_empty
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass
 
-from ..api import PatternPass
-from ..patterns.gather import gather_to_load
+from ..authoring import PatternPass
+from ..patterns.gather_to_load import gather_to_load
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass
 
-from ..api import PatternPass
-from ..patterns.softmax import (decompose_softmax, fuse_consumers_into_normalization,
+from ..authoring import PatternPass
+from ..patterns.softmax_fuse_elementwise import (decompose_softmax, fuse_consumers_into_normalization,
                                 recompute_producer_in_normalization)
 
 

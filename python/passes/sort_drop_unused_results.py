@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass
 
-from ..api import PatternPass, option
-from ..patterns.sort import copy_read_only_sort_operand, drop_unused_sort_results
+from ..authoring import PatternPass, option
+from ..patterns.sort_drop_unused_results import copy_read_only_sort_operand, drop_unused_sort_results
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from opt_py import e2e
+from opt_py.iree import e2e
 
 
 @dataclass

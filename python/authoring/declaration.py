@@ -1,0 +1,148 @@
+"""Declaring a Python pass: name, anchor, summary and typed options, once.
+
+A pass is a frozen dataclass. Its class attributes say what it is (``name``,
+``anchor``, ``summary``); its dataclass fields are its typed options, with
+defaults, spelled on the command line with ``-`` for ``_``::
+
+    @dataclass(frozen=True)
+    class FoldThing(PatternPass):
+        name = "fold-thing"
+        anchor = "func.func"
+        summary = "Fold thing into other thing"
+        limit: int = option(8, "largest extent to fold")
+
+        def patterns(self):
+            return [fold_thing_into_other.bind(limit=self.limit)]
+
+A ``PatternPass`` lists patterns; the engine runs them with MLIR's greedy
+driver (or the walk driver) configured by options every pattern pass has. A
+plain ``Pass`` implements ``run(op, ctx)`` instead. This module imports no
+MLIR bindings, so declaring passes costs nothing until one runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass
+from typing import Any, ClassVar, Sequence
+
+from ..errors import PassOptionError
+from .options import parse_option_value, split_option_text
+from .rewriting import Pattern
+
+
+def option(default: Any, help: str = "") -> Any:
+    """A pass option: a dataclass field with a default and a help line."""
+    if isinstance(default, list):
+        return dataclasses.field(default_factory=lambda: list(default), metadata={"help": help})
+    return dataclasses.field(default=default, metadata={"help": help})
+
+
+class PassContext:
+    """Per-run services for a pass: diagnostics and statistics."""
+
+    def __init__(self, pass_name: str, debug_patterns=None, stats=None, rename=None):
+        self.pass_name = pass_name
+        self.rename = rename or {}  # file names in locations -> names to print
+        self.debug_patterns = debug_patterns  # callable(line) or None
+        self.stats = stats if stats is not None else {}
+        self.failed = False
+        self.cache: dict = {}  # per pass run: e.g. frozen pattern sets shared by all anchor ops
+
+    def emit_error(self, op_or_loc, message: str):
+        """Emit an error at an op's location; the pass will fail."""
+        loc = op_or_loc.location if hasattr(op_or_loc, "location") else op_or_loc
+        loc.emit_error(message)
+        self.failed = True
+
+    def bump(self, stat: str, n: int = 1):
+        self.stats[stat] = self.stats.get(stat, 0) + n
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Base of every Python pass. Subclasses set name/anchor/summary and fields."""
+
+    name: ClassVar[str] = ""
+    anchor: ClassVar[str] = "any"
+    summary: ClassVar[str] = ""
+
+    def run(self, op, ctx: PassContext) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError(f"pass '{self.name}' declares no run()")
+
+    # -- options -----------------------------------------------------------
+
+    @classmethod
+    def options(cls) -> list[tuple[str, str, type, Any, str]]:
+        """(cli-name, field-name, type, default, help) for each option."""
+        hints = typing.get_type_hints(cls)
+        out = []
+        for f in dataclasses.fields(cls):
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+            out.append((f.name.replace("_", "-"), f.name, hints[f.name], default, f.metadata.get("help", "")))
+        return out
+
+    @classmethod
+    def from_options(cls, text: str) -> "Pass":
+        """Build the pass from MLIR pass-option text: ``a=1 b=true c=1,2``."""
+        try:
+            declared = cls.options()
+        except Exception as e:  # noqa: BLE001 - a plugin's declaration bug, reported with its name
+            raise PassOptionError(f"pass '{cls.name}' declares its options wrongly: {type(e).__name__}: {e}") from None
+        known = {cli: (field, typ) for cli, field, typ, _, _ in declared}
+        values = {}
+        for key, raw in split_option_text(text):
+            if key not in known:
+                expected = ", ".join(sorted(known)) or "none"
+                raise PassOptionError(f"pass '{cls.name}' has no option '{key}' (options: {expected})")
+            field, typ = known[key]
+            values[field] = parse_option_value(cls.name, key, typ, raw)
+        try:
+            return cls(**values)
+        except Exception as e:  # noqa: BLE001 - e.g. a __post_init__ rejecting the values
+            raise PassOptionError(f"pass '{cls.name}' cannot be built: {type(e).__name__}: {e}") from None
+
+    def option_text(self) -> str:
+        parts = []
+        for cli, field, typ, _, _ in self.options():
+            v = getattr(self, field)
+            if isinstance(v, bool):
+                v = "true" if v else "false"
+            elif isinstance(v, (list, tuple)):
+                v = ",".join(str(x) for x in v)
+            parts.append(f"{cli}={v}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class PatternPass(Pass):
+    """A pass made of rewrite patterns, applied by MLIR's greedy or walk driver.
+
+    The driver's configuration is exposed as options. Folding, constant CSE
+    and region simplification are off by default: a pattern pass does what its
+    patterns say and nothing else (add ``canonicalize`` to the pipeline for
+    the rest), which keeps lit tests about one rewrite at a time.
+    """
+
+    driver: ClassVar[str] = "greedy"  # or "walk"
+
+    max_iterations: int = option(10, "greedy driver: iterations before giving up")
+    max_num_rewrites: int = option(-1, "greedy driver: rewrites before giving up (-1: no limit)")
+    fold: bool = option(False, "greedy driver: also fold ops")
+    cse_constants: bool = option(False, "greedy driver: CSE constants while folding")
+    top_down: bool = option(True, "greedy driver: visit ops top-down")
+    region_simplify: str = option("disabled", "greedy driver: disabled, normal or aggressive")
+
+    def __post_init__(self):
+        if self.region_simplify.lower() not in ("disabled", "normal", "aggressive"):
+            raise PassOptionError(
+                f"pass '{self.name}': option 'region-simplify' expects one of disabled, normal, "
+                f"aggressive, got '{self.region_simplify}'"
+            )
+        for opt in ("max_iterations", "max_num_rewrites"):
+            if not -(2**63) <= getattr(self, opt) < 2**63:
+                raise PassOptionError(f"pass '{self.name}': option '{opt.replace('_', '-')}' is out of range")
+
+    def patterns(self) -> Sequence[Pattern]:  # pragma: no cover - abstract
+        raise NotImplementedError

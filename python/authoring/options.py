@@ -1,0 +1,84 @@
+"""Pass options as MLIR spells them: ``a=1 b="x y" c={1,2}``, typed by the pass's fields."""
+
+from __future__ import annotations
+
+import collections.abc
+import typing
+
+from ..errors import PassOptionError
+from ..syntax import split_top_level
+
+
+def split_option_text(text: str) -> list[tuple[str, str]]:
+    """Split ``a=1 b="x y" c={1,2}`` into key/value pairs, MLIR-style."""
+    tokens, balanced = split_top_level(text, str.isspace)
+    if not balanced:
+        raise PassOptionError(f"unbalanced quotes or braces in options '{text}'")
+    pairs = []
+    for token in tokens:
+        if not token:
+            continue
+        key, eq, value = token.partition("=")
+        if not eq:
+            value = "true"  # a bare flag, as MLIR allows for bool options
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        elif len(value) >= 2 and value[0] == "{" and value[-1] == "}":
+            value = value[1:-1]
+        pairs.append((key.strip(), value))
+    return pairs
+
+
+def split_list_value(raw: str) -> list[str]:
+    """Split a list option on commas outside quotes and braces, unquoting items."""
+    items, _ = split_top_level(raw, lambda c: c == ",", keep_quotes=False)
+    return [i for i in items if i]
+
+
+_TRUE = {"true", "1", "on", "yes"}
+_FALSE = {"false", "0", "off", "no"}
+
+
+def parse_option_value(pass_name: str, key: str, typ, raw: str):
+    def bad(expected):
+        return PassOptionError(
+            f"pass '{pass_name}': option '{key}' expects {expected}, got '{raw}'"
+        )
+
+    origin = typing.get_origin(typ)
+    if origin in (list, tuple, collections.abc.Sequence):
+        args = [a for a in typing.get_args(typ) if a is not Ellipsis] or [str]
+        if len(set(args)) != 1:
+            raise bad("a list (options of fixed-length tuple types are not supported)")
+        items = [parse_option_value(pass_name, key, args[0], s) for s in split_list_value(raw)]
+        return tuple(items) if origin is tuple else items
+    if typ is bool:
+        low = raw.lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise bad("a boolean (true/false)")
+    if typ is int:
+        try:
+            value = int(raw, 0)
+        except ValueError:
+            raise bad("an integer") from None
+        if not -(2**63) <= value < 2**63:
+            raise bad("a 64-bit integer")
+        return value
+    if typ is float:
+        try:
+            return float(raw)
+        except ValueError:
+            raise bad("a number") from None
+    if typ is str:
+        return raw
+    if isinstance(typ, type) and hasattr(typ, "__members__"):  # Enum
+        try:
+            return typ[raw.replace("-", "_").upper()]
+        except KeyError:
+            choices = ", ".join(m.lower().replace("_", "-") for m in typ.__members__)
+            raise bad(f"one of {choices}") from None
+    raise bad(f"a value of type {typ}")

@@ -1,0 +1,1 @@
+"""Program generators that prove passes by numbers: importable by tests, tools and ``opt-py bundle``."""

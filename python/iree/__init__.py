@@ -1,0 +1,1 @@
+"""IREE: compiling with passes injected between phases and inside codegen, running, comparing."""

@@ -1,0 +1,1 @@
+"""Text -> plan: pipeline syntax, pass options, the pass registry, C++ pass probing."""

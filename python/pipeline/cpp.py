@@ -1,0 +1,70 @@
+"""C++ passes: asking MLIR whether a name (with its options) is a registered pass."""
+
+from __future__ import annotations
+
+import functools
+
+
+@functools.lru_cache(maxsize=None)
+def cpp_probe(pass_text: str) -> str | None:
+    """Validate a C++ pass by parsing it under ``any``; None when fine.
+
+    LLVM's option parser writes its complaint straight to fd 2; it is caught
+    here and folded into the message instead.
+    """
+    from iree.compiler import passmanager
+
+    with captured_stderr() as captured:
+        try:
+            passmanager.PassManager.parse(f"any({pass_text})", context=probe_context())
+            return None
+        except ValueError as e:
+            error = str(e).strip()
+    extra = captured.text().strip().lstrip(":").strip()
+    return f"{extra} {error}" if extra else error
+
+
+_PROBE_CONTEXT = []
+
+
+def probe_context():
+    """The current context, or one kept for probing pass names outside a run."""
+    from iree.compiler import ir
+
+    try:
+        current = ir.Context.current
+    except ValueError:
+        current = None
+    if current is not None:
+        return current
+    if not _PROBE_CONTEXT:
+        _PROBE_CONTEXT.append(ir.Context())
+    return _PROBE_CONTEXT[0]
+
+
+class captured_stderr:
+    """Redirect fd 2 into a temp file for the duration of a with-block."""
+
+    def __enter__(self):
+        import os
+        import sys
+        import tempfile
+
+        sys.stderr.flush()
+        self._file = tempfile.TemporaryFile()
+        self._saved = os.dup(2)
+        os.dup2(self._file.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        import os
+
+        os.dup2(self._saved, 2)
+        os.close(self._saved)
+        return False
+
+    def text(self) -> str:
+        self._file.seek(0)
+        data = self._file.read().decode(errors="replace")
+        self._file.close()
+        return data

@@ -1,0 +1,1 @@
+"""Plan x IR -> IR: placement, the engine with its two strategies, the pattern driver, diagnostics, the library API."""

@@ -1,0 +1,156 @@
+"""Runs a PatternPass's patterns with MLIR's greedy or walk driver.
+
+Each Python pattern is wrapped once per run: the wrapper adapts the bindings'
+"falsy means matched" convention to ours ("True means rewrote"), reports
+applications and match failures for ``--debug-patterns``, and turns an
+exception into a recorded failure. After a failure every later call answers
+"no match" at once, so the driver drains quickly and the pass then fails with
+the pattern's name and the op's location. The half-rewritten IR is never
+written anywhere.
+"""
+
+from __future__ import annotations
+
+import functools
+import traceback
+
+from iree.compiler import ir, rewrite
+
+from ..authoring import PassContext, Rewriter
+from ..errors import PatternContractError
+from .bindings import stub_missing_dialect_modules
+from .diagnostics import format_location
+
+
+class PatternFailure(Exception):
+    """A pattern raised: carries what the pass failure must name."""
+
+    def __init__(self, pattern_name, op_name, location, cause, tb):
+        self.pattern_name = pattern_name
+        self.op_name = op_name
+        self.location = location
+        self.cause = cause
+        self.tb = tb
+        super().__init__(
+            f"pattern '{pattern_name}' raised {type(cause).__name__}: {cause} "
+            f"(while rewriting '{op_name}')"
+        )
+
+
+def _wrap(pattern, ctx: PassContext, state: dict):
+    debug = ctx.debug_patterns
+    fn = functools.partial(pattern.fn, **dict(pattern.params)) if pattern.params else pattern.fn
+    name = pattern.name
+    reusable = Rewriter()
+
+    def call(op, rw):
+        if state["error"] is not None:
+            return True  # drain: no further matches
+        rewriter = reusable.reset(rw)
+        try:
+            result = fn(op, rewriter)
+            if not result and rewriter.changed:
+                raise PatternContractError(
+                    "changed the IR (replace_op/erase_op) but returned no match; "
+                    "return True after rewriting"
+                )
+        except BaseException as e:  # noqa: BLE001 - any pattern bug (SystemExit too) becomes a pass failure
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            state["error"] = PatternFailure(
+                name, op.operation.name, op.location, e, traceback.format_exc()
+            )
+            return True
+        if result:
+            ctx.bump(name)
+            if debug:
+                debug(f"[{ctx.pass_name}] {name}: applied to '{op.operation.name}' at {format_location(op.location, ctx.rename)}")
+            return False  # bindings: falsy == matched and rewritten
+        if debug and rewriter.failure_reason:
+            debug(
+                f"[{ctx.pass_name}] {name}: no match on '{op.operation.name}' at "
+                f"{format_location(op.location, ctx.rename)}: {rewriter.failure_reason}"
+            )
+        return True
+
+    return call
+
+
+def greedy_config(p):
+    cfg = rewrite.GreedyRewriteConfig()
+    cfg.max_iterations = p.max_iterations
+    cfg.max_num_rewrites = p.max_num_rewrites
+    cfg.enable_folding = p.fold
+    cfg.enable_constant_cse = p.cse_constants
+    cfg.use_top_down_traversal = p.top_down
+    cfg.region_simplification_level = rewrite.GreedySimplifyRegionLevel[p.region_simplify.upper()]
+    return cfg
+
+
+def frozen_patterns(p, ctx: PassContext, state: dict):
+    ps = rewrite.RewritePatternSet()
+    for pat in p.patterns():
+        ps.add(pat.root, _wrap(pat, ctx, state), pat.benefit)
+    return ps.freeze()
+
+
+def any_root_occurs(op, roots) -> bool:
+    """Whether an op named in ``roots`` occurs under ``op``.
+
+    The walk driver visits ops in C++ and calls Python only on ops of the
+    given names, so this costs a fraction of a greedy run. It lets a pattern
+    pass skip the greedy driver (worklist, every op visited) when it cannot
+    match anything.
+    """
+    def seen(_op, _rw):
+        raise _RootFound  # stop the walk at the first hit; the IR is untouched
+
+    ps = rewrite.RewritePatternSet()
+    for root in roots:
+        ps.add(root, seen)
+    try:
+        rewrite.walk_and_apply_patterns(op, ps.freeze())
+    except _RootFound:
+        return True
+    return False
+
+
+class _RootFound(Exception):
+    pass
+
+
+def nothing_to_match(p, root) -> bool:
+    """True when the greedy driver could do nothing anywhere under ``root``.
+
+    Checked once per pass run, before visiting the anchor ops: without
+    folding, a greedy run over ops none of which is a pattern root only
+    walks them.
+    """
+    if p.driver == "walk" or p.fold:
+        return False
+    return not any_root_occurs(root, {pat.root for pat in p.patterns()})
+
+
+def apply_pattern_pass(p, op, ctx: PassContext) -> None:
+
+    # Built once per pass run and shared by every anchor op it visits.
+    cache = ctx.cache
+    if "frozen" not in cache:
+        stub_missing_dialect_modules()
+        cache["state"] = {"error": None}
+        cache["frozen"] = frozen_patterns(p, ctx, cache["state"])
+        cache["config"] = greedy_config(p) if p.driver != "walk" else None
+    state, frozen = cache["state"], cache["frozen"]
+    try:
+        if p.driver == "walk":
+            rewrite.walk_and_apply_patterns(op, frozen)
+        else:
+            try:
+                rewrite.apply_patterns_and_fold_greedily(op, frozen, cache["config"])
+            except (ir.MLIRError, RuntimeError) as e:
+                # Non-convergence comes out of the bindings as an exception.
+                if state["error"] is None:
+                    ctx.emit_error(op, f"pass '{p.name}': greedy driver failed: {e}")
+    finally:
+        if state["error"] is not None:
+            raise state["error"]

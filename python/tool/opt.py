@@ -1,0 +1,174 @@
+"""The mlir-opt job over one input: split chunks, run, verify diagnostics, print.
+
+Everything ``opt-py [flags] INPUT`` does, minus argument parsing and writing.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from dataclasses import dataclass, field
+
+from ..errors import OptPyError, PipelineError
+from ..pipeline.plan import plan_pipeline
+from ..run.diagnostics import Collector, Diag, render
+from ..run.engine import OptOptions, RunHooks, make_context, print_ir, run_plan
+from .verify import VerifyError, parse_expectations, verify
+
+SPLIT_MARKER = "// -----"
+_BYTECODE_MAGIC = b"ML\xefR"
+
+
+@dataclass
+class OptResult:
+    ok: bool
+    output: bytes = b""
+    stderr: list[str] = field(default_factory=list)
+
+
+def split_chunks(text: str) -> list[tuple[int, str]]:
+    """(first line, chunk text padded to keep the file's line numbers)."""
+    chunks, current, first = [], [], 1
+    for no, line in enumerate(text.split("\n"), start=1):
+        if line.rstrip().startswith(SPLIT_MARKER) and line.strip().strip("/ -") == "":
+            chunks.append((first, "\n" * (first - 1) + "\n".join(current)))
+            current, first = [], no + 1
+        else:
+            current.append(line)
+    chunks.append((first, "\n" * (first - 1) + "\n".join(current)))
+    return chunks
+
+
+def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, err=None) -> OptResult:
+    """Everything ``opt-py [flags] INPUT`` does, minus argument parsing and writing."""
+    from iree.compiler import ir
+
+    err = err or (lambda line: print(line, file=sys.stderr, flush=True))
+    result = OptResult(ok=True)
+    # One context for the whole input: creating one costs ~15 ms.
+    ctx = make_context(opts)
+    try:
+        with ctx:
+            plan = plan_pipeline(opts.pipeline)
+    except OptPyError as e:
+        err(f"opt-py: error: {e}")
+        return OptResult(ok=False)
+
+    is_bytecode = data.startswith(_BYTECODE_MAGIC)
+    text = "" if is_bytecode else data.decode("utf-8", errors="replace")
+    depth = _max_nesting(text)
+    if depth > MAX_NESTING:
+        err(f"{display_name}: error: input nests brackets {depth} levels deep; opt-py refuses more than "
+            f"{MAX_NESTING} (MLIR's recursive parser would overflow the stack)")
+        return OptResult(ok=False)
+    if is_bytecode or not opts.split_input_file:
+        chunks = [(1, text)]
+    else:
+        chunks = split_chunks(text)
+    rename = {"-": display_name}
+    sources = {display_name: text}
+    if path:
+        sources[path] = text
+    outputs: list[bytes] = []
+    all_ok = True
+    debug = (lambda line: print(line, file=sys.stderr, flush=True)) if opts.debug_patterns else None
+
+    for _first, chunk in chunks:
+        collector = Collector(ctx)
+        hooks = RunHooks(debug_patterns=debug, rename=rename)
+        ok, out = True, None
+        with ctx, ir.Location.unknown():
+            try:
+                if is_bytecode:
+                    module = ir.Module.parse(data)
+                elif path and len(chunks) == 1 and _regular_file(path):
+                    module = ir.Module.parseFile(path)  # file locations; a FIFO could not be read twice
+                else:
+                    module = ir.Module.parse(chunk)
+            except ir.MLIRError as e:
+                collector.add_error(e)
+                module, ok = None, False
+            except (RuntimeError, ValueError, UnicodeError) as e:
+                # e.g. bytecode whose strings are not UTF-8: not an MLIRError
+                collector.diags.append(Diag("error", f"cannot parse input: {e}", display_name, 0, 0))
+                module, ok = None, False
+            if module is not None:
+                try:
+                    ok = run_plan(plan, module.operation, opts, hooks, collector)
+                except PipelineError as e:
+                    err(f"opt-py: error: {e}")
+                    collector.detach()
+                    return OptResult(ok=False)
+                if ok:
+                    out = print_ir(module.operation, opts)
+            if opts.pass_statistics and hooks.stats:
+                err(_python_statistics(hooks.stats))
+        collector.detach()
+
+        if opts.verify_diagnostics:
+            try:
+                problems = verify(parse_expectations(chunk), collector.diags, display_name)
+            except VerifyError as e:
+                problems = [f"{display_name}:{e}"]
+            for p in problems:
+                err(p)
+            all_ok = all_ok and not problems
+        else:
+            for d in collector.diags:
+                err(render(d, rename, sources))
+            if hooks.failures and opts.debug:
+                for name, _exc, tb in hooks.failures:
+                    err(f"--- traceback of Python pass '{name}' ---\n{tb.rstrip()}")
+            all_ok = all_ok and ok
+        if out is not None:
+            outputs.append(out if isinstance(out, bytes) else out.encode())
+
+    result.ok = all_ok
+    if all_ok:
+        if opts.emit_bytecode:
+            result.output = b"".join(outputs)
+        else:
+            result.output = (SPLIT_MARKER + "\n").encode().join(
+                o if o.endswith(b"\n") else o + b"\n" for o in outputs
+            )
+    return result
+
+
+MAX_NESTING = 10_000
+
+
+def _max_nesting(text: str) -> int:
+    """Deepest nesting of any one bracket kind ``( [ { <``, counted roughly
+    (strings and comments included, ``->`` not a closer): MLIR's parser
+    recurses on each."""
+    openers = sum(text.count(c) for c in "([{<")
+    if openers <= MAX_NESTING:
+        return openers  # cannot be deeper than the number of openers
+    import numpy as np
+
+    chars = np.frombuffer(text.replace("->", "  ").encode("utf-32-le"), dtype=np.uint32)
+    deepest = 0
+    for opener, closer in ("()", "[]", "{}", "<>"):
+        steps = (chars == ord(opener)).astype(np.int32) - (chars == ord(closer)).astype(np.int32)
+        deepest = max(deepest, int(np.cumsum(steps).max(initial=0)))
+    return deepest
+
+
+def _python_statistics(stats: dict) -> str:
+    bar = "===" + "-" * 73 + "==="
+    lines = [bar, "                ... Pass statistics report (opt-py Python passes) ...", bar]
+    for pass_name, counts in stats.items():
+        lines.append(f"'{pass_name}'")
+        for pattern_name, n in sorted(counts.items()):
+            lines.append(f"  (S) {n} {pattern_name} - times the pattern rewrote the IR")
+        if not counts:
+            lines.append("  (S) 0 rewrites")
+    return "\n".join(lines)
+
+
+def _regular_file(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False

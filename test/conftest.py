@@ -1,0 +1,30 @@
+import os
+import sys
+
+import pytest
+
+# The test passes (test-addf-to-subf, ...) are an installed-style plugin.
+PLUGIN_SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plugins", "site")
+if PLUGIN_SITE not in sys.path:
+    sys.path.insert(0, PLUGIN_SITE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e"))
+
+
+@pytest.fixture(params=["cpu", "cuda", "rocm"])
+def run_target(request):
+    """A target whose device is present here; GPU ones are skipped with the reason otherwise."""
+    from opt_py.iree import e2e
+
+    target = e2e.TARGETS[request.param]
+    ok, why = e2e.device_available(target)
+    if not ok:
+        pytest.skip(f"{request.param}: {why}")
+    return target
+
+
+@pytest.fixture(params=["cuda", "rocm"])
+def gpu_compile_target(request):
+    """GPU targets for compile-only checks: compiling for a GPU needs no GPU."""
+    from opt_py.iree import e2e
+
+    return e2e.TARGETS[request.param]

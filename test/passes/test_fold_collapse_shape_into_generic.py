@@ -1,0 +1,592 @@
+"""fold-collapse-shape-into-generic, checked by numbers.
+
+1. Random generics (2-4 parallel loops, 0-2 reductions, static and dynamic
+   extents, random projected-permutation maps, ``linalg.index`` in the body
+   at times, sometimes an input that is an ``expand_shape`` of an argument,
+   sometimes several results or another use of the collapsed one), each
+   followed by a ``collapse_shape`` with a random reassociation. The original
+   and the rewritten functions are compiled by IREE for the CPU and run on
+   the same inputs; the numbers must agree, and the pass must have folded a
+   good share of the cases (and of those with ``linalg.index``, dynamic dims,
+   partial folds and the expand mirror), so the comparison is not vacuous.
+2. A grouped-convolution input gradient written the way issue 4 describes it
+   (see ``test_grouped_conv_input_gradient_*``).
+3. The expand mirror against IREE's C++ ``iree-dispatch-creation-sink-reshapes``
+   (upstream ``FoldWithProducerReshapeOpByCollapsing``), by numbers.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from opt_py import run_pipeline
+from opt_py.iree import e2e
+from opt_py.iree.phases import Injection, compile_with_injections
+
+PASS = "fold-collapse-shape-into-generic"
+CPU = e2e.TARGETS["cpu"]
+
+
+# --------------------------------------------------------------------------
+# Random cases
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Case:
+    name: str
+    text: str  # one func.func
+    args: list
+    n_results: int
+    uses_index: bool = False
+    dynamic: bool = False
+    expand_line: str | None = None  # the expand_shape of an argument, when the mirror applies
+
+
+def _tensor(shape, dyn, elem):
+    return "tensor<" + "".join(("?" if d else str(s)) + "x" for s, d in zip(shape, dyn)) + f"{elem}>"
+
+
+def _groups(rng, n, p_merge, allowed=None):
+    """A random reassociation of n dims into consecutive groups."""
+    groups = [[0]] if n else []
+    for i in range(1, n):
+        if rng.random() < p_merge and (allowed is None or allowed(groups[-1] + [i])):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def _reassoc(groups):
+    return "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+
+
+def _map(n_loops, dims):
+    ds = ", ".join(f"d{i}" for i in range(n_loops))
+    return f"affine_map<({ds}) -> ({', '.join(f'd{d}' for d in dims)})>"
+
+
+def random_generic(rng: random.Random, name: str, *, matmul_source=False) -> Case:
+    """A generic over random loops. With ``matmul_source`` its first input is
+    ``expand_shape`` of a matmul result (what sink-reshapes folds) and no
+    collapse follows; otherwise a collapse_shape of its result follows."""
+    partial = not matmul_source and rng.random() < 0.15  # two groups, one of them cut by an input
+    n_par = 4 if partial else rng.randint(2, 4)
+    n_red = rng.choice([0, 0, 1] if matmul_source else [0, 0, 1, 2])
+    n = n_par + n_red
+    kinds = ["parallel"] * n_par + ["reduction"] * n_red
+    if rng.random() < 0.3:
+        rng.shuffle(kinds)
+    ext = [rng.randint(1, 4) for _ in range(n)]
+    dyn = [rng.random() < 0.3 for _ in range(n)]
+    par = [d for d in range(n) if kinds[d] == "parallel"]
+    out_dims = list(par) if rng.random() < 0.75 else rng.sample(par, len(par))
+    elem = "i32" if matmul_source is False and rng.random() < 0.7 else "f32"
+    # the collapse of the result, chosen first so that inputs can follow it
+    coll = _groups(rng, len(out_dims), 0.6)
+    if all(len(g) == 1 for g in coll) or partial:
+        coll = [[0, 1], [2, 3]] if partial else [[0, 1]] + [[i] for i in range(2, len(out_dims))]
+    # inputs: the first reads every loop (so each reduction is read); the others
+    # mostly read whole collapse groups (broadcasts), sometimes any subset
+    base = out_dims + [d for d in range(n) if kinds[d] == "reduction"]
+    blocks = [[out_dims[p] for p in g] for g in coll] + [[d] for d in base[len(out_dims):]]
+    if matmul_source:  # the expand's two groups (rows, columns of the matmul)
+        split = len(out_dims) if n_red and rng.random() < 0.5 else rng.randint(1, n - 1)
+        blocks = [base[:split], base[split:]]
+    in_dims = [base if rng.random() < 0.8 else rng.sample(range(n), n)]
+    if partial:
+        in_dims.append([out_dims[0], out_dims[1], out_dims[3]])
+    for _ in range(rng.randint(0, 2)):
+        roll = rng.random()
+        if roll < 0.6:
+            i = rng.randrange(len(blocks))
+            j = rng.randint(i + 1, len(blocks))
+            in_dims.append([d for b in blocks[i:j] for d in b])
+        else:
+            sub = sorted(rng.sample(range(n), rng.randint(1, n)))
+            in_dims.append(sub if roll < 0.8 else rng.sample(sub, len(sub)))
+    n_outs = 2 if rng.random() < 0.15 else 1
+    out_maps = [out_dims] + [out_dims if rng.random() < 0.7 else rng.sample(out_dims, len(out_dims))
+                             for _ in range(n_outs - 1)]
+    shape = lambda dims: [ext[d] for d in dims]  # noqa: E731
+    dshape = lambda dims: [dyn[d] for d in dims]  # noqa: E731
+    case = Case(name, "", [], 0, dynamic=any(dyn))
+    lines, args, np_args = [], [], []
+    gen = np.random.default_rng(rng.randrange(2**32))
+
+    def array(shp):
+        if elem == "i32":
+            return gen.integers(-4, 5, shp).astype(np.int32)
+        return gen.standard_normal(shp).astype(np.float32)
+
+    # the expanded input (mirror): its argument is the collapsed tensor
+    operands = []
+    expand_input = matmul_source or rng.random() < 0.35
+    for k, dims in enumerate(in_dims):
+        t = _tensor(shape(dims), dshape(dims), elem)
+        if k == 0 and expand_input:
+            if matmul_source:
+                if dims != base:
+                    split = rng.randint(1, len(dims) - 1)
+                groups = [list(range(split)), list(range(split, len(dims)))]
+                for p in groups[1]:
+                    dyn[dims[p]] = False  # the matmul's N is static
+                dyn_in_0 = [p for p in groups[0] if dyn[dims[p]]]
+                for p in dyn_in_0[1:]:
+                    dyn[dims[p]] = False
+            else:
+                groups = _groups(rng, len(dims), 0.6, lambda g: sum(dyn[dims[p]] for p in g) <= 1)
+            t = _tensor(shape(dims), dshape(dims), elem)
+            src_shape = [int(np.prod([ext[dims[p]] for p in g])) for g in groups]
+            src_dyn = [any(dyn[dims[p]] for p in g) for g in groups]
+            src_t = _tensor(src_shape, src_dyn, elem)
+            sizes = []
+            if matmul_source:
+                kk = 3
+                a_t = _tensor([src_shape[0], kk], [src_dyn[0], False], elem)
+                b_t = _tensor([kk, src_shape[1]], [False, False], elem)
+                args += [f"%ma: {a_t}", f"%mb: {b_t}"]
+                np_args += [array([src_shape[0], kk]), array([kk, src_shape[1]])]
+                lines.append("  %zc = arith.constant 0.0 : f32")
+                if src_dyn[0]:
+                    lines.append("  %mc0 = arith.constant 0 : index")
+                    lines.append(f"  %mm = tensor.dim %ma, %mc0 : {a_t}")
+                    lines.append(f"  %me = tensor.empty(%mm) : {src_t}")
+                else:
+                    lines.append(f"  %me = tensor.empty() : {src_t}")
+                lines.append(f"  %mz = linalg.fill ins(%zc : f32) outs(%me : {src_t}) -> {src_t}")
+                lines.append(f"  %src = linalg.matmul ins(%ma, %mb : {a_t}, {b_t}) outs(%mz : {src_t}) -> {src_t}")
+                src = "%src"
+            else:
+                args.append(f"%x: {src_t}")
+                np_args.append(array(src_shape))
+                src = "%x"
+            for j, g in enumerate(groups):
+                for p in g:
+                    d = dims[p]
+                    if not dyn[d]:
+                        sizes.append(str(ext[d]))
+                        continue
+                    static = int(np.prod([ext[dims[q]] for q in g if q != p]))
+                    lines.append(f"  %sd{j} = arith.constant {j} : index")
+                    lines.append(f"  %sz{j} = tensor.dim {src}, %sd{j} : {src_t}")
+                    lines.append(f"  %sc{j} = arith.constant {static} : index")
+                    lines.append(f"  %s{j} = arith.divui %sz{j}, %sc{j} : index")
+                    sizes.append(f"%s{j}")
+            line = (f"  %in0 = tensor.expand_shape {src} {_reassoc(groups)} output_shape [{', '.join(sizes)}] "
+                    f": {src_t} into {t}")
+            lines.append(line)
+            case.expand_line = f"tensor.expand_shape {src} {_reassoc(groups)}"
+            operands.append(("%in0", t))
+        else:
+            args.append(f"%a{k}: {t}")
+            np_args.append(array(shape(dims)))
+            operands.append((f"%a{k}", t))
+    inits = []
+    for r, dims in enumerate(out_maps):
+        t = _tensor(shape(dims), dshape(dims), elem)
+        args.append(f"%init{r}: {t}")
+        np_args.append(array(shape(dims)))
+        inits.append((f"%init{r}", t))
+    # the body
+    add, mul = ("arith.addi", "arith.muli") if elem == "i32" else ("arith.addf", "arith.mulf")
+    bargs = [f"%b{k}: {elem}" for k in range(len(operands))] + [f"%o{r}: {elem}" for r in range(n_outs)]
+    body = ["  ^bb0(" + ", ".join(bargs) + "):", "    %v0 = " + f"{add} %b0, %b0 : {elem}"]
+    v = "%v0"
+    # No multiplication under a reduction: IREE 3.13's CPU vectorizer takes
+    # `out + x * y` for a contraction and fails on some broadcasts
+    # ("'vector.contract' op invalid accumulator/result vector shape") with
+    # or without this pass.
+    sub = "arith.subi" if elem == "i32" else "arith.subf"
+    combine = [add, sub] if n_red else [add, mul]
+    for k in range(1, len(operands)):
+        body.append(f"    %v{k} = {rng.choice(combine)} {v}, %b{k} : {elem}")
+        v = f"%v{k}"
+    if rng.random() < 0.5:
+        case.uses_index = True
+        for i, d in enumerate(rng.sample(range(n), rng.randint(1, min(2, n)))):
+            body.append(f"    %ix{i} = linalg.index {d} : index")
+            body.append(f"    %ic{i} = arith.index_cast %ix{i} : index to i32")
+            if elem == "f32":
+                body.append(f"    %if{i} = arith.sitofp %ic{i} : i32 to f32")
+                body.append(f"    %iv{i} = {add} {v}, %if{i} : f32")
+            else:
+                body.append(f"    %iv{i} = {add} {v}, %ic{i} : i32")
+            v = f"%iv{i}"
+    yields = []
+    for r in range(n_outs):
+        if n_red:
+            body.append(f"    %y{r} = {add} %o{r}, {v} : {elem}")
+            yields.append(f"%y{r}")
+        else:
+            yields.append(v)
+    body.append(f"    linalg.yield {', '.join(yields)} : {', '.join([elem] * n_outs)}")
+    maps = [_map(n, dims) for dims in in_dims] + [_map(n, dims) for dims in out_maps]
+    iters = ", ".join(f'"{k}"' for k in kinds)
+    res_types = [t for _, t in inits]
+    lhs = "%g" if n_outs == 1 else f"%g:{n_outs}"
+    lines.append(
+        f"  {lhs} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}} "
+        f"ins({', '.join(o for o, _ in operands)} : {', '.join(t for _, t in operands)}) "
+        f"outs({', '.join(o for o, _ in inits)} : {', '.join(res_types)}) {{")
+    lines += body
+    lines.append(f"  }} -> ({', '.join(res_types)})")
+    res0 = "%g" if n_outs == 1 else "%g#0"
+    rets, ret_types = [], []
+    if matmul_source:
+        rets, ret_types = ([res0] if n_outs == 1 else [f"%g#{r}" for r in range(n_outs)]), res_types
+    else:
+        out_shape, out_dyn = shape(out_dims), dshape(out_dims)
+        groups = coll
+        c_shape = [int(np.prod([out_shape[p] for p in g])) for g in groups]
+        c_dyn = [any(out_dyn[p] for p in g) for g in groups]
+        c_t = _tensor(c_shape, c_dyn, elem)
+        lines.append(f"  %c = tensor.collapse_shape {res0} {_reassoc(groups)} : {res_types[0]} into {c_t}")
+        rets, ret_types = ["%c"], [c_t]
+        if rng.random() < 0.2:
+            rets.append(res0)
+            ret_types.append(res_types[0])
+        for r in range(1, n_outs):
+            rets.append(f"%g#{r}")
+            ret_types.append(res_types[r])
+    lines.append(f"  return {', '.join(rets)} : {', '.join(ret_types)}")
+    case.text = (f"func.func @{name}({', '.join(args)}) -> ({', '.join(ret_types)}) {{\n" + "\n".join(lines) + "\n}\n")
+    case.args = np_args
+    case.n_results = len(rets)
+    case.dynamic = any(dyn)
+    return case
+
+
+def _loops(text: str) -> int:
+    return sum(len(re.findall(r'"(?:parallel|reduction)"', m)) for m in re.findall(r"iterator_types = \[([^\]]*)\]", text))
+
+
+def _module(funcs: list[str]) -> str:
+    return "module {\n" + "\n".join(funcs) + "}\n"
+
+
+def _compile_and_run(tmp_path, tag, text, cases):
+    path = tmp_path / f"{tag}.mlir"
+    path.write_text(text)
+    vmfb = e2e.compile_program(str(path), CPU)
+    return {c.name: e2e.run_runtime(vmfb, CPU, c.name, c.args) for c in cases}
+
+
+def _same(a, b) -> bool:
+    return len(a) == len(b) and all(d.same for d in e2e.compare(a, b))
+
+
+# --------------------------------------------------------------------------
+# 1. Random generics, original vs rewritten, by numbers
+# --------------------------------------------------------------------------
+
+N_RANDOM = 48
+
+
+def test_random_generics_fold_and_keep_their_numbers(tmp_path):
+    rng = random.Random(20250408)
+    cases = [random_generic(rng, f"f{i}") for i in range(N_RANDOM)]
+    stats = {"folded": 0, "index": 0, "dynamic": 0, "partial": 0, "mirror": 0, "kept": 0}
+    for c in cases:
+        out = run_pipeline(c.text, PASS)  # each case alone: what the pass did to it
+        if _loops(out) < _loops(c.text):
+            stats["folded"] += 1
+            stats["index"] += c.uses_index and bool(re.search(r"arith\.(divui|remui)", out))
+            stats["dynamic"] += c.dynamic
+            stats["partial"] += bool(re.search(r"tensor\.collapse_shape %\d+(#0)? ", out))
+            stats["mirror"] += c.expand_line is not None and c.expand_line not in out
+        else:
+            stats["kept"] += 1
+    text = _module([c.text for c in cases])
+    original = _compile_and_run(tmp_path, "original", text, cases)
+    folded = _compile_and_run(tmp_path, "folded", run_pipeline(text, PASS), cases)
+    bad = [c.name + "\n" + c.text + "\n" + e2e.format_report(e2e.compare(folded[c.name], original[c.name]))
+           for c in cases if not _same(folded[c.name], original[c.name])]
+    assert not bad, "\n\n".join(bad)
+    print(f"random generics: {stats}")
+    # not vacuous: most cases fold, and each kind of fold happens
+    assert stats["folded"] >= N_RANDOM // 2, stats
+    assert stats["kept"] >= 3, stats  # the generator also makes cases the preconditions refuse
+    for kind in ("index", "dynamic", "partial", "mirror"):
+        assert stats[kind] >= 3, (kind, stats)
+
+
+# --------------------------------------------------------------------------
+# 2. The grouped-convolution input gradient of issue 4
+# --------------------------------------------------------------------------
+#
+# Issue 4 (iree-org/iree#20498): with the group dims expanded and collapsed at
+# the function boundary and the filter flip and padding after the expansion,
+# compiled as one dispatch (iree-preprocessing-make-single-dispatch), the
+# dispatch held flip generic -> collapse_shape -> GEMM generic after IGEMM
+# conversion, and the whole flipped filter went to shared memory: 592,944
+# bytes (3x128x3x128 f32 = 589,824 of it) against 65,536.
+#
+# What IREE 3.13 does with the same programs (measured by the tests below):
+# it compiles them for gfx942 and sm_80 with or without this pass, in the same
+# workgroup memory (50,688 bytes on gfx942, none on sm_80, under the limit):
+# 3.13's IGEMM keeps the filter 4-D (no collapse), and its global and
+# dispatch-creation reshape propagation removes the GEMM form's
+# generic -> collapse_shape -> generic itself before dispatches exist. The
+# collapse still sits between two generics at the input and
+# global-optimization phases of the GEMM form (flip -> collapse -> GEMM), which
+# is where the pass folds it; from dispatch-creation on only the collapse of the
+# convolution's result is left, which must stay (the input reads g without c).
+# Stock 3.13 does fail on a variant, a flip written as an indexing map
+# (g, f, kh, 2 - kw, c) in one dispatch ("inferred input/output operand #0 has
+# shape's dimension #2 to be greater than or equal to 3, but found 1" while
+# tiling the flip into the convolution); no reshape is involved there and this
+# pass leaves it as it is (the map is not a projected permutation).
+
+SMALL = dict(N=2, H=4, W=6, G=3, C=4, F=5, KH=1, KW=3, PH=0, PW=1)
+ISSUE = dict(N=128, H=24, W=48, G=3, C=128, F=128, KH=1, KW=3, PH=0, PW=1)
+SINGLE_DISPATCH = "--iree-preprocessing-pass-pipeline=builtin.module(util.func(iree-preprocessing-make-single-dispatch))"
+NESTED = "hal.executable(hal.executable.variant(builtin.module(func.func(" + PASS + "))))"
+INJECTIONS = {
+    "stock": None,
+    "input": "input:" + PASS,
+    "global-optimization": "global-optimization:" + PASS,
+    "dispatch-creation": "dispatch-creation:" + PASS,
+    "executable-sources": "executable-sources:" + PASS,
+    "executable-sources-nested": "executable-sources:" + NESTED,
+}
+
+
+def grouped_conv_input_grad(N, H, W, G, C, F, KH, KW, PH, PW, form="conv", t="f32"):
+    """dL/dx of a grouped NHWC convolution, written as issue 4 has it: ``dy`` and
+    the filter are expanded to (..., G, F) at the function boundary, the filter
+    is flipped (``linalg.index`` + ``tensor.extract``, as torch-mlir lowers a
+    flip) and ``dy`` padded after the expansion, and the result collapsed from
+    (..., G, C) at the boundary. ``form="conv"``: the convolution is the
+    issue's generic; ``form="gemm"``: it is written the way IREE 3.4's IGEMM
+    held it in the failing dispatch: an im2col generic and the flipped filter,
+    each collapsed to (..., G, F*KH*KW), feeding a GEMM generic
+    (``generic -> collapse_shape -> generic``)."""
+    OH, OW = H + 2*PH - KH + 1, W + 2*PW - KW + 1
+    qh, qw = KH - 1 - PH, KW - 1 - PW
+    HP, WP = OH + 2*qh, OW + 2*qw
+    K = F * KH * KW
+    s = f"""func.func @conv_input_grad(%dy: tensor<{N}x{OH}x{OW}x{G*F}x{t}>, %w: tensor<{G*F}x{KH}x{KW}x{C}x{t}>) -> tensor<{N}x{H}x{W}x{G*C}x{t}> {{
+  %zero = arith.constant 0.0 : {t}
+  %dy5 = tensor.expand_shape %dy [[0], [1], [2], [3, 4]] output_shape [{N}, {OH}, {OW}, {G}, {F}] : tensor<{N}x{OH}x{OW}x{G*F}x{t}> into tensor<{N}x{OH}x{OW}x{G}x{F}x{t}>
+  %w5 = tensor.expand_shape %w [[0, 1], [2], [3], [4]] output_shape [{G}, {F}, {KH}, {KW}, {C}] : tensor<{G*F}x{KH}x{KW}x{C}x{t}> into tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>
+  %wfe = tensor.empty() : tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>
+  %wf = linalg.generic {{indexing_maps = [affine_map<(g, f, kh, kw, c) -> (g, f, kh, kw, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}} outs(%wfe : tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>) {{
+  ^bb0(%o: {t}):
+    %g = linalg.index 0 : index
+    %f = linalg.index 1 : index
+    %kh = linalg.index 2 : index
+    %kw = linalg.index 3 : index
+    %c = linalg.index 4 : index
+    %mh = arith.constant {KH-1} : index
+    %mw = arith.constant {KW-1} : index
+    %rh = arith.subi %mh, %kh : index
+    %rw = arith.subi %mw, %kw : index
+    %v = tensor.extract %w5[%g, %f, %rh, %rw, %c] : tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>
+    linalg.yield %v : {t}
+  }} -> tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>
+  %dyp = tensor.pad %dy5 low[0, {qh}, {qw}, 0, 0] high[0, {qh}, {qw}, 0, 0] {{
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index, %i4: index):
+    tensor.yield %zero : {t}
+  }} : tensor<{N}x{OH}x{OW}x{G}x{F}x{t}> to tensor<{N}x{HP}x{WP}x{G}x{F}x{t}>
+  %oe = tensor.empty() : tensor<{N}x{H}x{W}x{G}x{C}x{t}>
+  %of = linalg.fill ins(%zero : {t}) outs(%oe : tensor<{N}x{H}x{W}x{G}x{C}x{t}>) -> tensor<{N}x{H}x{W}x{G}x{C}x{t}>
+"""
+    if form == "conv":
+        s += f"""  %dx5 = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1 + d6, d2 + d7, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d3, d5, d6, d7, d4)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}} ins(%dyp, %wf : tensor<{N}x{HP}x{WP}x{G}x{F}x{t}>, tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>) outs(%of : tensor<{N}x{H}x{W}x{G}x{C}x{t}>) {{
+  ^bb0(%a: {t}, %b: {t}, %o: {t}):
+    %p = arith.mulf %a, %b : {t}
+    %r = arith.addf %o, %p : {t}
+    linalg.yield %r : {t}
+  }} -> tensor<{N}x{H}x{W}x{G}x{C}x{t}>
+"""
+    else:
+        s += f"""  %wm = tensor.collapse_shape %wf [[0], [1, 2, 3], [4]] : tensor<{G}x{F}x{KH}x{KW}x{C}x{t}> into tensor<{G}x{K}x{C}x{t}>
+  %cole = tensor.empty() : tensor<{N}x{H}x{W}x{G}x{F}x{KH}x{KW}x{t}>
+  %col = linalg.generic {{indexing_maps = [affine_map<(n, h, w, g, f, kh, kw) -> (n, h + kh, w + kw, g, f)>, affine_map<(n, h, w, g, f, kh, kw) -> (n, h, w, g, f, kh, kw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}} ins(%dyp : tensor<{N}x{HP}x{WP}x{G}x{F}x{t}>) outs(%cole : tensor<{N}x{H}x{W}x{G}x{F}x{KH}x{KW}x{t}>) {{
+  ^bb0(%a: {t}, %o: {t}):
+    linalg.yield %a : {t}
+  }} -> tensor<{N}x{H}x{W}x{G}x{F}x{KH}x{KW}x{t}>
+  %colm = tensor.collapse_shape %col [[0], [1], [2], [3], [4, 5, 6]] : tensor<{N}x{H}x{W}x{G}x{F}x{KH}x{KW}x{t}> into tensor<{N}x{H}x{W}x{G}x{K}x{t}>
+  %dx5 = linalg.generic {{indexing_maps = [affine_map<(n, h, w, g, c, k) -> (n, h, w, g, k)>, affine_map<(n, h, w, g, c, k) -> (g, k, c)>, affine_map<(n, h, w, g, c, k) -> (n, h, w, g, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}} ins(%colm, %wm : tensor<{N}x{H}x{W}x{G}x{K}x{t}>, tensor<{G}x{K}x{C}x{t}>) outs(%of : tensor<{N}x{H}x{W}x{G}x{C}x{t}>) {{
+  ^bb0(%a: {t}, %b: {t}, %o: {t}):
+    %p = arith.mulf %a, %b : {t}
+    %r = arith.addf %o, %p : {t}
+    linalg.yield %r : {t}
+  }} -> tensor<{N}x{H}x{W}x{G}x{C}x{t}>
+"""
+    s += f"""  %dx = tensor.collapse_shape %dx5 [[0], [1], [2], [3, 4]] : tensor<{N}x{H}x{W}x{G}x{C}x{t}> into tensor<{N}x{H}x{W}x{G*C}x{t}>
+  return %dx : tensor<{N}x{H}x{W}x{G*C}x{t}>
+}}
+"""
+    return s
+
+
+def grouped_conv_reference(dy, w, N, H, W, G, C, F, KH, KW, PH, PW):
+    """numpy, from the forward convolution's definition: y[n, oh, ow, g*F + f] =
+    sum x[n, oh - PH + kh, ow - PW + kw, g*C + c] * w[g*F + f, kh, kw, c], so each
+    dy element scatters back through every tap (no flip, no padding trick)."""
+    OH, OW = dy.shape[1], dy.shape[2]
+    dy5 = dy.reshape(N, OH, OW, G, F).astype(np.float64)
+    w5 = w.reshape(G, F, KH, KW, C).astype(np.float64)
+    dxp = np.zeros((N, H + 2 * PH, W + 2 * PW, G, C))
+    for kh in range(KH):
+        for kw in range(KW):
+            dxp[:, kh:kh + OH, kw:kw + OW] += np.einsum("nhwgf,gfc->nhwgc", dy5, w5[:, :, kh, kw, :])
+    return dxp[:, PH:PH + H, PW:PW + W].reshape(N, H, W, G * C).astype(np.float32)
+
+
+def generic_reshape_sites(text: str) -> int:
+    """collapse_shape of a generic result plus expand_shape feeding a generic."""
+    from iree.compiler import ir
+
+    count = 0
+
+    def visit(op):
+        nonlocal count
+        op = op.operation
+        if op.name == "tensor.collapse_shape" and getattr(op.operands[0].owner, "name", None) == "linalg.generic":
+            count += 1
+        if op.name == "linalg.generic":
+            count += sum(getattr(v.owner, "name", None) == "tensor.expand_shape" for v in op.operands)
+        return ir.WalkResult.ADVANCE
+
+    with ir.Context(), ir.Location.unknown():
+        ir.Module.parse(text).operation.walk(visit)
+    return count
+
+
+def _compile_grouped_conv(tmp_path, form, sizes, target, injection, flags=(), compile_to=None):
+    """(output, {phase: (sites before, sites after)}) of one compile."""
+    path = tmp_path / f"{form}.mlir"
+    path.write_text(grouped_conv_input_grad(**sizes, form=form))
+    dumps = tmp_path / f"phases-{injection}-{compile_to}"
+    inject = [Injection.parse(INJECTIONS[injection])] if INJECTIONS[injection] else []
+    result = compile_with_injections(str(path), [*target.compile_flags, *flags], inject, dump_dir=str(dumps),
+                                     compile_to=compile_to, output_ir=compile_to is not None)
+    assert result.ok, f"{form}, {injection}:\n" + "\n".join(result.messages)
+    sites = {}
+    for before in sorted(dumps.glob("*-before.mlir")) if dumps.exists() else []:
+        after = before.with_name(before.name.replace("-before", "-after"))
+        sites[before.name[3:-12]] = (generic_reshape_sites(before.read_text()), generic_reshape_sites(after.read_text()))
+    return result.output, sites
+
+
+@pytest.mark.parametrize("single", [False, True], ids=["dispatches", "single-dispatch"])
+@pytest.mark.parametrize("form", ["conv", "gemm"])
+def test_grouped_conv_input_gradient_matches_numpy(form, single, tmp_path):
+    """On the CPU, stock and with the pass at every phase, the gradient equals
+    numpy's; where the GEMM form's collapse sits between two generics (input,
+    global-optimization) the pass folds it."""
+    rng = np.random.default_rng(3)
+    p = SMALL
+    OH, OW = p["H"] + 2 * p["PH"] - p["KH"] + 1, p["W"] + 2 * p["PW"] - p["KW"] + 1
+    dy = rng.standard_normal((p["N"], OH, OW, p["G"] * p["F"])).astype(np.float32)
+    w = rng.standard_normal((p["G"] * p["F"], p["KH"], p["KW"], p["C"])).astype(np.float32)
+    want = grouped_conv_reference(dy, w, **p)
+    folded = {}
+    for injection in INJECTIONS:
+        vmfb, sites = _compile_grouped_conv(tmp_path, form, p, CPU, injection, [SINGLE_DISPATCH] if single else [])
+        folded.update(sites)
+        got = e2e.run_runtime(vmfb, CPU, "conv_input_grad", [dy, w])[0]
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=f"{form}, pass at {injection}")
+    print(f"{form} {'single' if single else 'dispatches'}: generic reshape sites before -> after the pass: {folded}")
+    if form == "gemm":
+        for phase in ("input", "global-optimization") if not single else ("input",):
+            before, after = folded[phase]
+            assert after < before, (phase, folded)
+
+
+@pytest.mark.parametrize("target", ["rocm", "cuda"])
+@pytest.mark.parametrize("form", ["conv", "gemm"])
+def test_grouped_conv_input_gradient_fits_gpu_workgroup_memory(form, target, tmp_path):
+    """The issue's sizes and single dispatch, compiled for gfx942 and sm_80 (no
+    GPU needed): with the pass (at input, where it folds the GEMM form's flip
+    -> collapse -> GEMM) the program compiles and fits the workgroup memory,
+    using no more than stock 3.13 (which, measured, also compiles and fits:
+    see the note above)."""
+    used, sites = {}, {}
+    for injection in ("stock", "input"):
+        dump = tmp_path / f"dump-{injection}"
+        flags = [SINGLE_DISPATCH, f"--iree-hal-dump-executable-intermediates-to={dump}"]
+        vmfb, sites[injection] = _compile_grouped_conv(tmp_path, form, ISSUE, e2e.TARGETS[target], injection, flags)
+        assert len(vmfb) > 0
+        targets_ir, _ = _compile_grouped_conv(tmp_path, form, ISSUE, e2e.TARGETS[target], injection, flags[:1],
+                                              compile_to="executable-targets")
+        assert b"hal.executable.export" in targets_ir and any(dump.iterdir()), "nothing to measure"
+        used[injection] = e2e.workgroup_memory_bytes(dump, targets_ir.decode())
+    print(f"{form} {target}: workgroup memory bytes {used}, sites {sites['input']}")
+    if form == "gemm":
+        before, after = sites["input"]["input"]
+        assert after < before, sites  # the pass did fold in what was compiled
+    assert used["input"] <= e2e.WORKGROUP_MEMORY_LIMIT, used
+    assert used["input"] <= used["stock"], used
+
+
+def test_workgroup_memory_measure_sees_both_kinds(tmp_path):
+    """The measure is not blind: a GEMM that IREE stages through workgroup memory
+    reads as such on both targets (static LDS on gfx942, dynamic on sm_80)."""
+    path = tmp_path / "mm.mlir"
+    path.write_text(
+        "func.func @mm(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>) -> tensor<512x512xf32> {\n"
+        "  %z = tensor.empty() : tensor<512x512xf32>\n  %c = arith.constant 0.0 : f32\n"
+        "  %f = linalg.fill ins(%c : f32) outs(%z : tensor<512x512xf32>) -> tensor<512x512xf32>\n"
+        "  %m = linalg.matmul ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>) "
+        "outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>\n  return %m : tensor<512x512xf32>\n}\n")
+    for target in ("rocm", "cuda"):
+        dump = tmp_path / f"dump-{target}"
+        flags = [*e2e.TARGETS[target].compile_flags, f"--iree-hal-dump-executable-intermediates-to={dump}"]
+        assert compile_with_injections(str(path), flags, []).ok  # serializing dumps the intermediates
+        result = compile_with_injections(str(path), flags[:-1], [], compile_to="executable-targets", output_ir=True)
+        assert result.ok, result.messages
+        assert e2e.workgroup_memory_bytes(dump, result.output.decode()) > 0, target
+
+
+# --------------------------------------------------------------------------
+# 3. The expand mirror against IREE's C++ fold by collapsing
+# --------------------------------------------------------------------------
+
+CXX = "iree-dispatch-creation-sink-reshapes"
+N_MIRROR = 24
+
+
+def test_expand_mirror_agrees_with_iree_sink_reshapes(tmp_path):
+    """``iree-dispatch-creation-sink-reshapes`` runs upstream's
+    FoldWithProducerReshapeOpByCollapsing on an expand_shape of a compute op
+    (here a matmul) feeding a generic: the same rewrite as our mirror. Both
+    rewrites of the same random programs must compute what the original does.
+
+    Disagreements seen: sink-reshapes never folds into a consumer that has a
+    reduction loop (its control function in IREE 3.13), even when the folded
+    group is parallel; this pass does (m2 with this seed: a reduction over d0
+    and the group (d1, d2)). With 0-2 reductions per case (an earlier version
+    of this generator) it was 3 folds for C++ against 10 for opt-py out of 24,
+    every difference such a consumer, and all numbers equal. No case was
+    folded by C++ and not by opt-py.
+    """
+    rng = random.Random(4)
+    cases = [random_generic(rng, f"m{i}", matmul_source=True) for i in range(N_MIRROR)]
+    table = {}
+    for c in cases:
+        ours = _loops(run_pipeline(c.text, PASS)) < _loops(c.text)
+        theirs = _loops(run_pipeline(c.text, CXX)) < _loops(c.text)
+        table[c.name] = (ours, theirs)
+    text = _module([c.text for c in cases])
+    original = _compile_and_run(tmp_path, "original", text, cases)
+    ours = _compile_and_run(tmp_path, "ours", run_pipeline(text, PASS), cases)
+    theirs = _compile_and_run(tmp_path, "theirs", run_pipeline(text, CXX), cases)
+    bad = [f"{c.name} ({who})\n{c.text}" for c in cases for who, got in (("opt-py", ours), ("C++", theirs))
+           if not _same(got[c.name], original[c.name])]
+    assert not bad, "\n\n".join(bad)
+    both = sum(o and t for o, t in table.values())
+    only_ours = [n for n, (o, t) in table.items() if o and not t]
+    only_theirs = [n for n, (o, t) in table.items() if t and not o]
+    print(f"sink-reshapes differential: both fold {both}, only opt-py {len(only_ours)} {only_ours}, "
+          f"only C++ {len(only_theirs)} {only_theirs}, neither {N_MIRROR - both - len(only_ours) - len(only_theirs)}")
+    assert both >= N_MIRROR // 4, table  # the comparison covers real folds on both sides

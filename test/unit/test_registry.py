@@ -1,0 +1,27 @@
+"""opt-py's own passes: the name table matches the declarations."""
+
+import pkgutil
+
+import pytest
+
+import opt_py.passes
+from opt_py import Pass
+from opt_py.pipeline import registry
+
+
+@pytest.mark.parametrize("name", sorted(registry.BUILTIN_PASSES))
+def test_listed_pass_declares_that_name(name):
+    cls = registry.builtin_pass(name)
+    assert isinstance(cls, type) and issubclass(cls, Pass)
+    assert cls.name == name and cls.summary
+
+
+@pytest.mark.parametrize("name", sorted(registry.BUILTIN_PASSES))
+def test_no_builtin_collides_with_a_cpp_pass(name):
+    assert name not in {n for n, _ in registry.cpp_passes()}
+
+
+def test_every_pass_module_is_listed():
+    modules = {m.name for m in pkgutil.iter_modules(opt_py.passes.__path__)}
+    listed = {target.partition(":")[0] for target in registry.BUILTIN_PASSES.values()}
+    assert modules == listed
