@@ -146,8 +146,8 @@ _NP_TYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i32": np.
              "i8": np.int8, "i16": np.int16, "i1": np.bool_}
 
 
-def signature(program_text: str, function: str) -> list[tuple[list[int | None], str]]:
-    """(shape with None for dynamic dims, element type) of each tensor argument."""
+def signature(program_text: str, function: str) -> list[tuple[list[int | None] | None, str]]:
+    """(shape with None for dynamic dims, element type) of each argument; shape None for a scalar."""
     from iree.compiler import ir
 
     with ir.Context(), ir.Location.unknown():
@@ -157,8 +157,11 @@ def signature(program_text: str, function: str) -> list[tuple[list[int | None], 
                 ftype = op.attributes["function_type"].value
                 out = []
                 for t in ftype.inputs:
+                    if str(t) in _NP_TYPES:
+                        out.append((None, str(t)))
+                        continue
                     if not isinstance(t, ir.RankedTensorType):
-                        raise OptPyError(f"argument of type {t} is not a ranked tensor")
+                        raise OptPyError(f"argument of type {t} is neither a ranked tensor nor a scalar")
                     rt_ = t
                     shape = [None if rt_.is_dynamic_dim(i) else rt_.get_dim_size(i) for i in range(rt_.rank)]
                     out.append((shape, str(rt_.element_type)))
@@ -167,10 +170,11 @@ def signature(program_text: str, function: str) -> list[tuple[list[int | None], 
 
 
 def random_inputs(sig, seed: int = 0, dynamic_size: int = 7) -> list[np.ndarray]:
+    """Arrays for tensor arguments; numpy scalars (not 0-d arrays) for scalar ones."""
     rng = np.random.default_rng(seed)
     arrays = []
     for shape, elem in sig:
-        dims = [dynamic_size if d is None else d for d in shape]
+        dims = [] if shape is None else [dynamic_size if d is None else d for d in shape]
         if elem == "bf16":
             raise OptPyError("random bf16 inputs are not supported; give inputs with --input")
         dtype = _NP_TYPES.get(elem)
@@ -182,6 +186,8 @@ def random_inputs(sig, seed: int = 0, dynamic_size: int = 7) -> list[np.ndarray]
             arrays.append(rng.integers(0, 2, dims).astype(np.bool_))
         else:
             arrays.append(rng.integers(-50, 50, dims).astype(dtype))
+        if shape is None:
+            arrays[-1] = arrays[-1][()]  # a numpy scalar: passed to the function as a primitive value
     return arrays
 
 
@@ -234,7 +240,8 @@ def run_runtime(vmfb: bytes, target: Target, function: str, inputs) -> list[np.n
     config = rt.Config(target.device)
     ctx = rt.SystemContext(config=config)
     ctx.add_vm_module(rt.VmModule.copy_buffer(config.vm_instance, vmfb))
-    result = ctx.modules.module[function](*inputs)
+    args = [a.item() if isinstance(a, np.generic) else a for a in inputs]  # scalars as primitive values
+    result = ctx.modules.module[function](*args)
     results = result if isinstance(result, (list, tuple)) else [result]
     return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
 

@@ -278,7 +278,7 @@ def compare_main(argv: list[str]) -> int:
         print(f"opt-py compare: error: {e}", file=sys.stderr)
         return 2
     diffs = e2e.compare(out_b, out_a, rtol=args.rtol, atol=args.atol)
-    shapes = ", ".join("x".join(map(str, x.shape)) + f"x{x.dtype}" for x in inputs)
+    shapes = ", ".join("x".join(map(str, x.shape + (x.dtype,))) for x in inputs)
     print(f"inputs: {shapes} ({'given' if args.inputs else f'random, seed {args.seed}'})")
     print(e2e.format_report(diffs, "B", "A"))
     same = all(d.same for d in diffs)

@@ -1,6 +1,10 @@
 """The harness on small programs: with and without injected passes, through
 both runners, against numpy; GPU devices when present, GPU compiles always."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from harness import Case, check
@@ -125,3 +129,12 @@ def test_compare_with_given_inputs(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert "(given)" in proc.stdout
+
+
+def test_compare_takes_scalar_arguments():
+    """A function of i32 scalars (what a small example program takes) gets random scalars, passed as values."""
+    program = Path(__file__).resolve().parents[2] / "examples" / "addi.mlir"
+    proc = subprocess.run([sys.executable, "-m", "opt_py", "compare", str(program), "--function", "add_zero"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "inputs: int32, int32 (random, seed 0)" in proc.stdout and "same" in proc.stdout
