@@ -37,7 +37,7 @@ def fold_addi_of_zero(op, rewriter):
 @dataclass(frozen=True)
 class FoldAddiZero(PatternPass):
     name = "fold-addi-zero"
-    anchor = "func.func"
+    anchor = "any"  # wherever it is nested; IREE turns func.func into util.func
     summary = "Fold 'arith.addi %x, 0' (either operand order) into %x"
 
     def patterns(self):
