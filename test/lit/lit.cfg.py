@@ -16,6 +16,7 @@ bindir = os.path.dirname(sys.executable)
 config.environment["PATH"] = os.pathsep.join([bindir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 # The test passes are an installed-style plugin: the entry point is found on PYTHONPATH.
 plugin_site = os.path.join(os.path.dirname(config.test_source_root), "plugins", "site")
-config.environment["PYTHONPATH"] = plugin_site
+# Prepended, not replacing: a checkout put first on PYTHONPATH (a worktree, say) stays the one tested.
+config.environment["PYTHONPATH"] = os.pathsep.join(p for p in (plugin_site, os.environ.get("PYTHONPATH", "")) if p)
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
