@@ -199,7 +199,7 @@ def compile_parser() -> argparse.ArgumentParser:
         description="Compile with IREE in process, running opt-py pipelines after the named phases. "
         "Unrecognized flags are iree-compile's and are passed through.",
     )
-    p.add_argument("input", help="input program (MLIR at input level)")
+    p.add_argument("input", nargs="?", help="input program (MLIR at input level)")
     p.add_argument("-o", dest="output", default=None,
                    help="output: a .vmfb module, or IR when it ends in .mlir or --compile-to is given")
     p.add_argument("--inject", action="append", default=[], metavar="PHASE:PIPELINE",
@@ -207,6 +207,11 @@ def compile_parser() -> argparse.ArgumentParser:
     p.add_argument("--inject-codegen", action="append", default=[], metavar="before|after:PASS[#N]:PIPELINE",
                    help="run PIPELINE inside IREE's code generation of each dispatch function, before or "
                         "after its N-th (default first; #* every) run of PASS")
+    p.add_argument("--fixes", default=None, metavar="NAME,...",
+                   help="--fixes: inject every opt-py fix at its documented point for the target; "
+                        "--fixes=NAME,...: only those")
+    p.add_argument("--list-fixes", action="store_true",
+                   help="print the fixes --fixes injects for the target given by the iree-compile flags, and exit")
     p.add_argument("--list-codegen-passes", action="store_true",
                    help="print the codegen passes IREE runs on each dispatch function (the insertion points "
                         "of --inject-codegen) and exit")
@@ -287,14 +292,23 @@ def compare_main(argv: list[str]) -> int:
 
 
 def compile_main(argv: list[str]) -> int:
+    # A bare --fixes means all of them; it never takes the next argument (the input) as its value.
+    argv = ["--fixes=all" if a == "--fixes" else a for a in argv]
     args, iree_flags = compile_parser().parse_known_args(argv)
     from ..errors import OptPyError
     from .output import write_output
     from ..run.engine import OptOptions
     from ..iree.codegen import CodegenInjection
+    from ..iree import fixes
     from ..iree.phases import Injection, compile_with_injections
     from ..pipeline.registry import load_pass_files
 
+    if args.list_fixes:
+        print(fixes.describe(iree_flags))
+        return 0
+    if args.input is None:
+        print("opt-py: error: an input program is required", file=sys.stderr)
+        return 1
     stray = [f for f in iree_flags if not f.startswith("-")]
     if stray:
         print(f"opt-py: error: unexpected argument(s) {' '.join(stray)} (write iree-compile flags as --flag=value)",
@@ -307,6 +321,9 @@ def compile_main(argv: list[str]) -> int:
             return 1
         injections = [Injection.parse(s) for s in args.inject]
         codegen = [CodegenInjection.parse(s) for s in args.inject_codegen]
+        if args.fixes is not None:
+            fix_phases, fix_codegen = fixes.injections(fixes.select(args.fixes), iree_flags)
+            injections, codegen = fix_phases + injections, fix_codegen + codegen
         result = compile_with_injections(
             args.input, iree_flags, injections,
             codegen_injections=codegen,
@@ -328,7 +345,9 @@ def compile_main(argv: list[str]) -> int:
         return 0
     return write_output(args.output, result.output)
 
+
 SUBCOMMANDS = {"compile": compile_main, "compare": compare_main}
+
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

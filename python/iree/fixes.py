@@ -1,0 +1,99 @@
+"""``opt-py compile --fixes``: every opt-py fix at its documented point, for the target at hand.
+
+A user should not need to know which pass fixes which IREE bug, nor where in
+IREE's compilation each must run. A ``Fix`` names a pass and the point it is
+proven at: a phase (``--inject PHASE:...``) or, for a fix that must run in the
+middle of a dispatch's code generation, a codegen point per target kind
+(``--inject-codegen before|after:PASS:...``). Fixes sharing a phase run as
+one pipeline, in the order listed here, so the compilation stops once per
+phase.
+
+The contract, checked on the test programs and the real-model corpus: with
+``--fixes`` a program compiles wherever stock IREE compiles, and its numbers
+equal stock's or are right where stock's are wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import CompileError
+from .codegen import CodegenInjection
+from .phases import Injection
+
+
+@dataclass(frozen=True)
+class Fix:
+    name: str  # the pass
+    fixes: str  # what it fixes, one line
+    phase: str | None = None  # phase-level injection point
+    codegen: dict = field(default_factory=dict)  # target kind -> "before:PASS" / "after:PASS"
+
+
+FIXES: tuple[Fix, ...] = (
+    Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion",
+        phase="global-optimization"),
+    Fix("softmax-fuse-elementwise", "softmax/normalization fused with its neighbours without full-size temporaries",
+        phase="global-optimization"),
+    Fix("sort-drop-unused-results", "top-k keeping only some sort results fails to bufferize for GPUs",
+        phase="executable-sources"),
+    Fix("fold-collapse-shape-into-store", "IREE's reshape-into-store fold writes to wrong addresses",
+        phase="executable-sources"),
+    Fix("forall-reuse-shared-outs", "a tile of scf.forall allocated privately (stack/workgroup memory blow-up)",
+        phase="executable-sources"),
+)
+
+TARGET_KINDS = ("cpu", "cuda", "rocm")
+
+
+def target_kind(iree_flags) -> str:
+    """'cpu', 'cuda', 'rocm' or 'other', from iree-compile's target flags."""
+    devices, backends = [], []
+    for f in iree_flags:
+        name, _, value = f.partition("=")
+        if name == "--iree-hal-target-device":
+            devices.append(value.split("[")[0])
+        elif name in ("--iree-hal-local-target-device-backends", "--iree-hal-target-backends"):
+            backends += value.split(",")
+    kinds = {"local": "cpu", "llvm-cpu": "cpu", "cuda": "cuda", "hip": "rocm", "rocm": "rocm"}
+    found = {kinds.get(x, "other") for x in devices + backends if not (x == "local" and backends)}
+    if len(found) != 1:
+        return "other"
+    return found.pop()
+
+
+def select(spec: str) -> list[Fix]:
+    """The fixes named by ``--fixes=a,b`` (all for ``all`` or an empty spec), in table order."""
+    known = {f.name: f for f in FIXES}
+    names = [n.strip() for n in spec.split(",") if n.strip()] if spec not in ("", "all") else list(known)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise CompileError(f"unknown fix(es) {', '.join(unknown)} in --fixes (fixes: {', '.join(known)})")
+    return [f for f in FIXES if f.name in names]
+
+
+def injections(fixes: list[Fix], iree_flags) -> tuple[list[Injection], list[CodegenInjection]]:
+    """The phase and codegen injections carrying ``fixes`` for the flags' target."""
+    kind = target_kind(iree_flags)
+    by_phase: dict[str, list[str]] = {}
+    codegen = []
+    for f in fixes:
+        if f.phase:
+            by_phase.setdefault(f.phase, []).append(f.name)
+        point = f.codegen.get(kind)
+        if point:
+            codegen.append(CodegenInjection.parse(f"{point}:{f.name}"))
+    return [Injection(phase, ",".join(names)) for phase, names in by_phase.items()], codegen
+
+
+def describe(iree_flags) -> str:
+    """The ``--list-fixes`` table for the flags' target."""
+    kind = target_kind(iree_flags)
+    rows = [f"fixes for target '{kind}':"]
+    for f in FIXES:
+        where = [f"--inject {f.phase}:{f.name}"] if f.phase else []
+        if f.codegen.get(kind):
+            where.append(f"--inject-codegen {f.codegen[kind]}:{f.name}")
+        rows.append(f"  {f.name:<34} {' and '.join(where) or '(none for this target)'}")
+        rows.append(f"  {'':<34} {f.fixes}")
+    return "\n".join(rows)

@@ -1,0 +1,103 @@
+"""opt-py compile --fixes: which fixes, where, for which target; and the contract on known bugs.
+
+The contract (docs/fixes.md): with --fixes a program compiles wherever stock
+IREE compiles, and its numbers equal stock's or are right where stock's are
+wrong. The real-model corpus checks it on whole models; here, the table's
+mechanics and the bugs the fixes exist for.
+"""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from opt_py.cases import topk
+from opt_py.errors import CompileError
+from opt_py.iree import e2e, fixes
+from opt_py.pipeline import registry
+
+CPU = list(e2e.TARGETS["cpu"].compile_flags)
+CUDA = list(e2e.TARGETS["cuda"].compile_flags)
+ROCM = list(e2e.TARGETS["rocm"].compile_flags)
+
+
+def opt_py(*args):
+    return subprocess.run([sys.executable, "-m", "opt_py", *args], capture_output=True, text=True, check=False)
+
+
+@pytest.mark.parametrize("flags,kind", [
+    (CPU, "cpu"), (CUDA, "cuda"), (ROCM, "rocm"),
+    (["--iree-hal-target-backends=llvm-cpu"], "cpu"),
+    (["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"], "other"),
+    (["--iree-hal-target-device=cuda", "--iree-hal-target-device=hip"], "other"),
+    ([], "other"),
+])
+def test_target_kind(flags, kind):
+    assert fixes.target_kind(flags) == kind
+
+
+def test_every_fix_is_a_registered_pass():
+    for f in fixes.FIXES:
+        assert registry.builtin_pass(f.name) is not None, f.name
+        assert f.phase or f.codegen, f"{f.name} has no injection point"
+
+
+def test_selection_keeps_table_order_and_rejects_unknown_names():
+    names = [f.name for f in fixes.FIXES]
+    assert [f.name for f in fixes.select("all")] == names
+    assert [f.name for f in fixes.select(f"{names[-1]},{names[0]}")] == [names[0], names[-1]]
+    with pytest.raises(CompileError, match="unknown fix"):
+        fixes.select("no-such-fix")
+
+
+def test_fixes_sharing_a_phase_run_as_one_pipeline():
+    phase_level, _ = fixes.injections(fixes.select("all"), CPU)
+    phases = [j.phase for j in phase_level]
+    assert len(phases) == len(set(phases))
+    for j in phase_level:
+        assert j.pipeline.split(",") == [f.name for f in fixes.FIXES if f.phase == j.phase]
+
+
+def test_list_fixes_names_each_fix_and_its_point():
+    proc = opt_py("compile", "--list-fixes", *CUDA)
+    assert proc.returncode == 0, proc.stderr
+    for f in fixes.FIXES:
+        assert f.name in proc.stdout
+        if f.phase:
+            assert f"--inject {f.phase}:{f.name}" in proc.stdout
+
+
+def test_bare_fixes_never_swallows_the_input(tmp_path):
+    out = tmp_path / "a.vmfb"
+    proc = opt_py("compile", "--fixes", "examples/addi.mlir", "-o", str(out), *CPU)
+    assert proc.returncode == 0, proc.stderr
+    assert out.stat().st_size > 0
+
+
+def test_unknown_fix_is_a_clear_error(tmp_path):
+    proc = opt_py("compile", "examples/addi.mlir", "-o", str(tmp_path / "a.vmfb"), "--fixes=nope", *CPU)
+    assert proc.returncode == 1 and "unknown fix(es) nope" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "a.vmfb").exists()
+
+
+def test_topk_that_stock_cannot_compile_for_cuda_compiles_with_fixes(tmp_path):
+    v = topk.Variant("indices", 8, 64, "f32", 4, "desc")
+    path = tmp_path / "topk.mlir"
+    path.write_text(topk.program(v))
+    stock = opt_py("compile", str(path), "-o", str(tmp_path / "stock.vmfb"), *CUDA)
+    assert stock.returncode == 1 and "failed to bufferize op" in stock.stderr
+    fixed = opt_py("compile", str(path), "-o", str(tmp_path / "fixed.vmfb"), "--fixes", *CUDA)
+    assert fixed.returncode == 0, fixed.stderr
+
+
+def test_topk_with_fixes_is_right_on_cpu(tmp_path):
+    v = topk.Variant("both", 4, 64, "f32", None, "asc")
+    path = tmp_path / "topk.mlir"
+    path.write_text(topk.program(v))
+    x = topk.make_input(v, np.random.default_rng(3))
+    vmfb = tmp_path / "fixed.vmfb"
+    proc = opt_py("compile", str(path), "-o", str(vmfb), "--fixes", *CPU)
+    assert proc.returncode == 0, proc.stderr
+    outs = e2e.run_runtime(vmfb.read_bytes(), e2e.TARGETS["cpu"], "topk", [x])
+    assert not topk.check(v, x, outs)
