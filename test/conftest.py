@@ -23,6 +23,18 @@ def run_target(request):
 
 
 @pytest.fixture(params=["cuda", "rocm"])
+def gpu_run_target(request):
+    """A GPU target whose device is present here; skipped with the reason otherwise."""
+    from opt_py.iree import e2e
+
+    target = e2e.TARGETS[request.param]
+    ok, why = e2e.device_available(target)
+    if not ok:
+        pytest.skip(f"{request.param}: {why}")
+    return target
+
+
+@pytest.fixture(params=["cuda", "rocm"])
 def gpu_compile_target(request):
     """GPU targets for compile-only checks: compiling for a GPU needs no GPU."""
     from opt_py.iree import e2e

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import DeviceUnavailable, OptPyError  # noqa: F401 - DeviceUnavailable: part of this module's API
+from ..errors import DeviceUnavailable, OptPyError
 
 
 @dataclass(frozen=True)

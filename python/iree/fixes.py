@@ -35,6 +35,8 @@ FIXES: tuple[Fix, ...] = (
         phase="global-optimization"),
     Fix("softmax-fuse-elementwise", "softmax/normalization fused with its neighbours without full-size temporaries",
         phase="global-optimization"),
+    Fix("clone-splat-dispatch-per-tied-use", "scatters into one broadcast destination merged by stream's CSE "
+        "(wrong numbers, e.g. an MoE router over a dynamic token count)", phase="flow"),
     Fix("sort-drop-unused-results", "top-k keeping only some sort results fails to bufferize for GPUs",
         phase="executable-sources"),
     Fix("fold-collapse-shape-into-store", "IREE's reshape-into-store fold writes to wrong addresses",

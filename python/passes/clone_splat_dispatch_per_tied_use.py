@@ -1,0 +1,28 @@
+"""clone-splat-dispatch-per-tied-use: the fix for stock IREE's scatter-into-zeros miscompile (issue 14).
+
+Inject it at the end of the flow phase: ``opt-py compile --inject
+flow:clone-splat-dispatch-per-tied-use``. Why it is needed and why it is
+sound: see ``opt_py.patterns.clone_splat_dispatch_per_tied_use``.
+"""
+
+from dataclasses import dataclass
+
+from ..authoring import Pass
+
+
+@dataclass(frozen=True)
+class CloneSplatDispatchPerTiedUse(Pass):
+    name = "clone-splat-dispatch-per-tied-use"
+    anchor = "any"
+    summary = ("Give each in-place (tied) use of a dispatch that consumes no tensor its own copy of the "
+               "dispatch and of its executable, so stream's CSE cannot merge the copies copy-on-write needs")
+
+    def run(self, op, ctx):
+        from ..patterns.clone_splat_dispatch_per_tied_use import clone_splat_dispatches_per_tied_use
+
+        op = op.operation if hasattr(op, "operation") else op
+        if op.name != "builtin.module":
+            return
+        n = clone_splat_dispatches_per_tied_use(op)
+        if n:
+            ctx.bump("uses given a copy", n)
