@@ -83,7 +83,8 @@ func.func @main(%t: tensor<?x1xi32>, %w: tensor<?xf32>) -> (tensor<?x8xf32>, ten
 def test_router_dispatch_mask_and_combine_weights(tmp_path):
     """The issue's program at input level: a top-1 router's dispatch mask and
     combine weights, scattered into one zero fill over a dynamic token count.
-    Stock returns the weights as the mask and zeros as the weights."""
+    Stock returns the weights as the mask, and leaves the weights unwritten
+    (zeros or whatever the buffer held: seen both)."""
     from opt_py.iree import e2e
 
     path = tmp_path / "router.mlir"
@@ -97,7 +98,7 @@ def test_router_dispatch_mask_and_combine_weights(tmp_path):
     comb[np.arange(11), t[:, 0]] = w
     target = e2e.TARGETS["cpu"]
     stock = e2e.run_runtime(e2e.compile_program(str(path), target), target, "main", [t, w])
-    assert np.array_equal(stock[0], comb) and not stock[1].any(), "stock IREE changed: update the docs"
+    assert np.array_equal(stock[0], comb) and not np.array_equal(stock[1], comb), "stock IREE changed: update the docs"
     fixed = e2e.run_runtime(e2e.compile_program(str(path), target, inject=[f"flow:{sc.PASS}"]), target, "main", [t, w])
     np.testing.assert_array_equal(fixed[0], mask)
     np.testing.assert_array_equal(fixed[1], comb)
