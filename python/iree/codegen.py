@@ -1,27 +1,71 @@
 """Python passes inside IREE's code generation of each dispatch function.
 
 IREE lowers a dispatch function with a pipeline chosen at run time from its
-``translation_info`` (for example ``#iree_cpu.pipeline<DoubleTilingExpert>``)
-and run by ``iree-*-lower-executable-target`` inside an opaque
-``iree-op-pipeline-adaptor``; no textual pipeline names those passes, so
-nothing can be inserted into it from outside. opt-py therefore:
+``translation_info`` (for example ``#iree_cpu.pipeline<DoubleTilingExpert>``),
+built in C++ and run by ``iree-*-lower-executable-target`` inside an opaque
+``iree-op-pipeline-adaptor``; nothing can be inserted into it from outside.
 
-1. *discovers* the pass sequence IREE runs on each dispatch function: the
-   module at ``executable-configurations`` is compiled to
-   ``executable-targets`` by ``iree-compile`` with the same flags and
-   ``--mlir-print-ir-after-all --mlir-print-skip-regions``; the dump headers
-   of function-level passes between ``lower-executable-using-transform-dialect``
-   and ``*-lower-executable-target`` are that sequence, with their options;
-2. *replays* the sequence on each function in process, running the injected
-   pipeline (Python and C++ passes) before or after the named pass;
-3. sets the function's pipeline to the empty ``#iree_codegen.pass_pipeline<"">``
-   so IREE's adaptor does nothing more to it, and lets IREE finish the
-   variant (LLVM conversion, linking, serialization) as usual.
+The contract: injecting a pipeline that changes nothing gives exactly stock
+IREE's executable (same machine code / PTX / AMDGPU assembly); a point where
+that cannot be guaranteed is refused with an error naming it.
 
-Supported: every pipeline of the ``llvm-cpu``, ``cuda`` and ``rocm`` targets
-whose lowering of the *unmodified* program runs to the end (discovery needs
-to see every pass); a function whose discovery fails is reported, not
-guessed. ``opt-py compile --list-codegen-passes`` prints the insertion points.
+Why not rebuild the whole pipeline from the pass names IREE's IR dumps show
+(the first design): the dumps show each pass's *textual* options only, and
+some passes get C++ state from IREE's pipeline builders. Rebuilt from text,
+``iree-codegen-iree-comprehensive-bufferize`` loses its allocation and copy
+functions (Common/CPU/Passes.cpp ``cpuAllocationFn``: ``memref.alloca``,
+hoisted; LLVMGPU/Passes.cpp ``gpuAllocationFn`` / ``gpuRequireMemSpaceAllocationFn``:
+private ``alloca`` / workgroup ``alloc``, and ``memref.copy`` with barriers)
+and allocates on the heap: the CPU ELF imports ``malloc`` and does not load,
+ROCm fails on a private-memory ``free``, CUDA calls device ``malloc``. Some
+recorded passes have no textual registration at all (``fold-tensor-subset-ops``,
+added by ``tensor::createFoldTensorSubsetOpsPass()`` on VectorDistribute).
+No textual flag or pass option selects those functions, and the transform op
+``transform.iree.bufferize`` uses yet other ones (no hoisting, workgroup
+memory everywhere on GPU), so neither is a substitute.
+
+The design, in two halves around the first injection point of a function:
+
+1. *Hand-over* (``capture``): up to the point nothing is replayed. IREE
+   itself compiles the module from ``executable-configurations`` to
+   ``executable-targets`` printing, after the pass that precedes the point,
+   the function in generic form with locations; that text replaces the
+   function. The prefix is IREE's own, C++ state included. (``dense_resource``
+   constants, which dumps name but do not carry, are pointed back at the
+   module's own blobs.)
+2. *Faithful suffix* (``faithful_suffix``): the passes after the point are
+   replayed from their recorded text, the injected pipelines spliced in, with
+   one exception: a run of passes that is exactly the expansion of a pipeline
+   IREE registers from its own builder (``REGISTERED_BLOCKS``:
+   ``iree-codegen-llvmcpu-bufferization-pipeline`` = ``addCPUBufferizePasses``,
+   ``iree-codegen-llvmgpu-bufferization-pipeline`` = LLVMGPU ``addBufferizePasses``;
+   the expansion is compared text for text at run time) runs as that
+   pipeline, with the right allocation functions. Any other pass in the
+   suffix must rebuild from text alone: a pass with C++ state (``CPP_STATE``)
+   or without a textual registration makes the point *refused*, naming the
+   pass and the point (the fix: inject after that pass).
+
+Where a function has one injection point and the injected pipeline leaves
+the captured IR exactly as it was (a check that passes, patterns with nothing
+to match), nothing is replayed at all: the function is left to IREE whole,
+so the executable is stock's by construction, at any point, refused or not.
+
+3. The function's pipeline becomes ``#iree_codegen.pass_pipeline<"">`` and IREE
+   finishes the variant (LLVM conversion, linking, serialization) as usual.
+
+What is refused, then (only when the pipeline changed the function): on CPU
+(and LLVMGPU pipelines using ``addBufferizePasses``) only the two points
+inside the bufferization block before the bufferize pass
+(after ``iree-eliminate-empty-tensors`` / ``empty-tensor-to-alloc-tensor``);
+on the GPU TileAndFuse and VectorDistribute pipelines (``addGPUBufferizePasses``,
+not registered) every point before ``iree-codegen-iree-comprehensive-bufferize``.
+Points after it are handed over and work. ``tools/sweep_codegen_faithfulness.py``
+measures the contract on the test programs.
+
+Discovery (``discover``) reads the pass sequence off the dump headers of the
+same compile with ``--mlir-print-ir-after-all --mlir-print-skip-regions``;
+a function whose own lowering fails is reported, not guessed.
+``opt-py compile --list-codegen-passes`` prints the insertion points.
 """
 
 from __future__ import annotations
@@ -44,6 +88,9 @@ END_MARKERS = (
 EMPTY_PIPELINE = '#iree_codegen.pass_pipeline<"">'
 _HEADER = re.compile(r"^// -----// IR Dump After (\S+)(?: Failed)?: (.*) //----- //$")
 _FUNC_LINE = re.compile(r"^func\.func (?:\w+ )?@([\w$.\-]+)")
+
+
+UNFAITHFUL_MARK = "cannot be replayed faithfully"
 
 
 @dataclass
@@ -88,15 +135,30 @@ def pass_name(pass_text: str) -> str:
     return pass_text.split("{", 1)[0]
 
 
+_discovered: dict = {}
+
+
 def discover(module, iree_flags: list[str]) -> dict[str, FunctionLowering]:
     """Pass sequences IREE's codegen runs per dispatch function of ``module``.
 
-    ``module`` is the program at ``executable-configurations``.
+    ``module`` is the program at ``executable-configurations`` (or its text).
+    The last few answers are kept: the same program is often lowered again.
     """
+    text = module if isinstance(module, str) else module.get_asm(assume_verified=True)
+    iree_flags = [f for f in iree_flags if not f.startswith("--iree-hal-dump-executable-")]
+    key = (text, tuple(iree_flags))
+    if key not in _discovered:
+        if len(_discovered) > 8:
+            _discovered.clear()
+        _discovered[key] = _discover(text, iree_flags)
+    return _discovered[key]
+
+
+def _discover(text: str, iree_flags: list[str]) -> dict[str, FunctionLowering]:
     from iree.compiler.tools.binaries import find_tool
 
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=True) as f:
-        f.write(module.get_asm(assume_verified=True))
+        f.write(text)
         f.flush()
         proc = subprocess.run(
             [find_tool("iree-compile"), f.name, "-o", "/dev/null", *iree_flags,
@@ -190,36 +252,324 @@ def dispatch_functions(module) -> dict[str, object]:
     return found
 
 
-def inject_into_codegen(module, iree_flags, injections, run_plan, report) -> list[str]:
-    """Replay IREE's codegen with the injections on every dispatch function.
+# --------------------------------------------------------------------------
+# Faithful replay
+# --------------------------------------------------------------------------
 
-    ``run_plan(pipeline_text, op) -> bool`` runs an opt-py pipeline on an op;
-    ``report(line)`` receives warnings. Returns the names of the functions
-    replayed. Raises CodegenError when a function cannot be replayed.
+# Registered pipelines that IREE's own pipeline builders expand, with the C++
+# state (allocation and copy functions) their textual expansion does not show.
+# Source: compiler/src/iree/compiler/Codegen/LLVMCPU/Passes.cpp (every CPU
+# pipeline calls addCPUBufferizePasses, registered as the first) and
+# LLVMGPU/Passes.cpp (addBufferizePasses, registered as the second).
+REGISTERED_BLOCKS = (
+    "iree-codegen-llvmcpu-bufferization-pipeline",
+    "iree-codegen-llvmgpu-bufferization-pipeline",
+)
+
+# Passes whose textual form loses what IREE's builders give them in C++.
+CPP_STATE = {
+    "iree-codegen-iree-comprehensive-bufferize":
+        "IREE builds it in C++ with the target's allocation and copy functions (alloca / workgroup and "
+        "private memory), which no textual pipeline carries; rebuilt from its name it allocates on the heap",
+}
+
+
+def _split_pipeline(text: str) -> list[str]:
+    """Top-level items of a comma-separated pass list (braces, quotes respected)."""
+    items, depth, quote, cur = [], 0, False, []
+    for c in text:
+        if c == '"':
+            quote = not quote
+        elif not quote and c in "{(":
+            depth += 1
+        elif not quote and c in "})":
+            depth -= 1
+        if c == "," and depth == 0 and not quote:
+            items.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(c)
+    if "".join(cur).strip():
+        items.append("".join(cur).strip())
+    return items
+
+
+_block_cache: dict = {}
+
+
+def registered_blocks() -> dict[str, list[str]]:
+    """Each registered pipeline's expansion, as the pass texts the dumps show."""
+    from iree.compiler import ir, passmanager
+
+    if not _block_cache:
+        with ir.Context():
+            for name in REGISTERED_BLOCKS:
+                text = str(passmanager.PassManager.parse(f"builtin.module(func.func({name}))"))
+                inner = text[len("builtin.module(func.func("):-2]
+                _block_cache[name] = _split_pipeline(inner)
+    return _block_cache
+
+
+def _unbuildable(pass_text: str) -> str | None:
+    """Why ``pass_text`` cannot be rebuilt from text, or None."""
+    from ..pipeline.cpp import cpp_probe
+
+    problem = cpp_probe(pass_text)
+    if problem is not None:
+        return f"it has no textual registration ({problem.splitlines()[0][:160]})"
+    return CPP_STATE.get(pass_name(pass_text))
+
+
+def _point_text(low: FunctionLowering, at: int) -> str:
+    if at == 0:
+        return f"before:{pass_name(low.passes[0])}" if low.passes else "the start"
+    name = pass_name(low.passes[at - 1])
+    n = sum(1 for p in low.passes[:at] if pass_name(p) == name)
+    return f"after:{name}#{n}"
+
+
+def faithful_suffix(low: FunctionLowering, start: int, splices: dict[int, list[str]]) -> list[str]:
+    """Items replaying ``low.passes[start:]`` exactly, injected pipelines spliced in.
+
+    A contiguous run of passes that is the expansion of a registered pipeline
+    (REGISTERED_BLOCKS), with no splice strictly inside, runs as that pipeline:
+    IREE's own builder, C++ state included. Any other pass must rebuild from
+    its text alone, or the point is refused (CodegenError with UNFAITHFUL_MARK).
+    """
+    passes = low.passes
+    blocks = registered_blocks()
+    items: list[str] = []
+    i = start
+    while i <= len(passes):
+        items.extend(splices.get(i, []))
+        if i == len(passes):
+            break
+        for name, seq in blocks.items():
+            n = len(seq)
+            if passes[i:i + n] == seq and not any(i < k < i + n for k in splices):
+                items.append(name)
+                i += n
+                break
+        else:
+            why = _unbuildable(passes[i])
+            if why is not None:
+                inj = ", ".join(sorted({_point_text(low, k) for k in splices}))
+                raise CodegenError(
+                    f"codegen injection at {inj} of '@{low.name}' {UNFAITHFUL_MARK}: IREE runs "
+                    f"'{pass_name(passes[i])}' (pass {i + 1} of --list-codegen-passes) after it, and {why}; "
+                    "inject after that pass instead")
+            items.append(passes[i])
+            i += 1
+            continue
+        # a block was taken; splices at its end are emitted by the loop head
+    return items
+
+
+def _parse_dumps(stderr: str):
+    """(pass name, op text) of each IR dump between the codegen markers."""
+    inside = False
+    header = None
+    body: list[str] = []
+    for line in stderr.splitlines(keepends=True):
+        m = _HEADER.match(line.rstrip("\n"))
+        if m:
+            if header is not None and inside:
+                yield header, "".join(body)
+            name = pass_name(m.group(2).strip())
+            if name == START_MARKER:
+                inside, header = True, None
+            elif name in END_MARKERS:
+                inside, header = False, None
+            else:
+                header = name
+            body = []
+        elif header is not None:
+            body.append(line)
+    if header is not None and inside:
+        yield header, "".join(body)
+
+
+def capture(module, iree_flags, wanted: dict[str, tuple[str, int]]) -> dict[str, str]:
+    """Each function's IR as IREE's own lowering leaves it after the given pass.
+
+    ``wanted``: function name -> (pass name, occurrence). IREE compiles the
+    module (as discovery does) printing, in generic form with locations, the
+    function after those passes; nothing of the prefix is replayed.
+    """
+    from iree.compiler.tools.binaries import find_tool
+
+    names = sorted({p for p, _ in wanted.values()} | {START_MARKER, *END_MARKERS})
+    flags = [f for f in iree_flags if not f.startswith("--iree-hal-dump-executable-")]
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=True) as f:
+        f.write(module.get_asm(assume_verified=True))
+        f.flush()
+        proc = subprocess.run(
+            [find_tool("iree-compile"), f.name, "-o", "/dev/null", *flags,
+             "--compile-from=executable-configurations", "--compile-to=executable-targets",
+             f"--mlir-print-ir-after={','.join(names)}", "--mlir-print-op-generic", "--mlir-print-debuginfo",
+             "--mlir-print-local-scope", "--mlir-disable-threading"],
+            capture_output=True, text=True, check=False,
+        )
+    found: dict[str, str] = {}
+    counts: dict[tuple[str, str], int] = {}
+    sym = re.compile(r'sym_name = "([^"]+)"')
+    for name, text in _parse_dumps(proc.stderr):
+        head = text[:4000]
+        if not head.lstrip().startswith('"func.func"'):
+            continue
+        m = None
+        for m in sym.finditer(text[: text.find("({")] if "({" in text else head):
+            pass
+        if m is None:
+            continue
+        fn = m.group(1)
+        counts[(fn, name)] = counts.get((fn, name), 0) + 1
+        if wanted.get(fn) == (name, counts[(fn, name)]):
+            found[fn] = text
+    missing = sorted(set(wanted) - set(found))
+    if missing:
+        raise CodegenError(f"could not take '@{missing[0]}' over from IREE's lowering at "
+                           f"after:{wanted[missing[0]][0]}#{wanted[missing[0]][1]}")
+    return found
+
+
+_RESOURCE = re.compile(r"dense_resource<([^>]+)>")
+
+
+def _placeholder_resources(text: str) -> tuple[str, list[str]]:
+    """IR dumps name ``dense_resource`` blobs without carrying them; parsing such
+    a name again makes a new, empty blob. Each is renamed to a placeholder here
+    and pointed back at the module's own blob by ``_restore_resources``."""
+    keys: list[str] = []
+
+    def sub(m):
+        keys.append(m.group(1))
+        return f"dense_resource<__optpy_res_{len(keys) - 1}>"
+
+    return _RESOURCE.sub(sub, text), keys
+
+
+def _resource_attrs(func) -> dict[str, object]:
+    """The dense_resource attributes of the ops in ``func``, by blob name."""
+    from iree.compiler import ir
+
+    found = {}
+
+    def visit(op):
+        for attr_name in list(op.attributes):
+            attr = op.attributes[attr_name]
+            m = _RESOURCE.match(str(attr))
+            if m:
+                found[m.group(1)] = attr
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit)
+    return found
+
+
+def _restore_resources(new, keys: list[str], originals: dict[str, object], fname: str) -> None:
+    from iree.compiler import ir
+
+    missing = []
+
+    def visit(op):
+        for attr_name in list(op.attributes):
+            attr = op.attributes[attr_name]
+            m = re.match(r"dense_resource<__optpy_res_(\d+)(?:_\d+)?>", str(attr))
+            if m:
+                key = keys[int(m.group(1))]
+                if key in originals and originals[key].type == attr.type:
+                    op.attributes[attr_name] = originals[key]
+                else:
+                    missing.append(key)
+        return ir.WalkResult.ADVANCE
+
+    new.walk(visit)
+    if missing:
+        raise CodegenError(f"could not take '@{fname}' over from IREE's lowering: its constant "
+                           f"dense_resource<{missing[0]}> is not in the function IREE was given")
+
+
+def inject_into_codegen(module, iree_flags, injections, run_plan, report) -> list[str]:
+    """Run the injections inside IREE's codegen of every dispatch function.
+
+    IREE's own lowering runs up to the first injection point (``capture``).
+    Where the function has one injection point and the injected pipeline
+    leaves the captured IR exactly as it was (a check, a pattern with nothing
+    to match), the function is left to IREE whole: the result is stock's by
+    construction, whatever the point. Otherwise the recorded passes after the
+    point are replayed with the injections spliced in (``faithful_suffix``),
+    or the point is refused. ``run_plan(pipeline_text, op) -> bool`` runs an
+    opt-py pipeline on an op; ``report(line)`` receives warnings. Returns the
+    names of the functions that have an injection point (replayed or left to IREE).
     """
     from iree.compiler import ir
 
     lowered = discover(module, iree_flags)
-    replayed = []
+    plans = {}
     for name, func in dispatch_functions(module).items():
         low = lowered.get(name)
         if low is None:
             report(f"opt-py: warning: no codegen passes were seen for '@{name}'; left to IREE")
             continue
-        text = replay_pipeline_text(low.passes, injections)
-        if text is None:
+        splices: dict[int, list[str]] = {}
+        for inj in injections:
+            for at in split_points(low.passes, inj):
+                splices.setdefault(at, []).append(inj.pipeline)
+        if not splices:
             continue  # no injection point in this function's pipeline
         if low.failed_at is not None:
             raise CodegenError(
                 f"IREE's own lowering of '@{name}' fails at '{low.failed_at}', so the passes after it "
                 "cannot be discovered; codegen injection needs the unmodified lowering to finish"
             )
-        if not run_plan(text, func):
+        # Several points must be replayed between them: refuse an unfaithful suffix now, before any work.
+        items = None if len(splices) == 1 else faithful_suffix(low, min(splices), splices)
+        plans[name] = (min(splices), splices, low, items)
+    wanted = {}
+    for name, (start, _, low, _) in plans.items():
+        if start > 0:
+            prev = pass_name(low.passes[start - 1])
+            wanted[name] = (prev, sum(1 for p in low.passes[:start] if pass_name(p) == prev))
+    captured = capture(module, iree_flags, wanted) if wanted else {}
+    funcs = dispatch_functions(module)
+    for name, (start, splices, low, items) in plans.items():
+        original = funcs[name]
+        # The function at the point, in a module of its own until it replaces the original.
+        if name in captured:
+            holder, work = _taken_over(name, captured[name], original)
+        else:
+            holder = ir.Module.create()  # keeps the work copy alive until it replaces the original
+            work = original.operation.clone(ip=ir.InsertionPoint(holder.body)).operation
+        if items is None:  # one point: run it, and see whether it changed anything
+            before = work.get_asm(print_generic_op_form=True, assume_verified=True)
+            if not run_plan("func.func(" + ",".join(splices[start]) + ")", work):
+                raise CodegenError(f"the injected pipeline failed in the codegen of '@{name}'")
+            if work.get_asm(print_generic_op_form=True, assume_verified=True) == before:
+                continue  # unchanged: IREE lowers the original function itself, as stock does
+            items = faithful_suffix(low, start, {start: []})
+        work.move_before(original.operation)
+        original.operation.erase()
+        if items and not run_plan("func.func(" + ",".join(items) + ")", work):
             raise CodegenError(f"replaying the codegen pipeline of '@{name}' with the injections failed")
-        info = str(func.attributes["translation_info"])
-        func.attributes["translation_info"] = ir.Attribute.parse(without_pipeline(info))
-        replayed.append(name)
-    return replayed
+        info = str(work.attributes["translation_info"])
+        work.attributes["translation_info"] = ir.Attribute.parse(without_pipeline(info))
+    return list(plans)
+
+
+def _taken_over(name: str, text: str, original):
+    """The function IREE's lowering printed at the point: (its module, the function)."""
+    from iree.compiler import ir
+
+    text, keys = _placeholder_resources(text)
+    try:
+        parsed = ir.Module.parse(text)
+    except Exception as e:  # noqa: BLE001 - the parser's message says what it could not read
+        raise CodegenError(f"could not take '@{name}' over from IREE's lowering: {e}") from None
+    new = parsed.body.operations[0].operation
+    if keys:
+        _restore_resources(new, keys, _resource_attrs(original.operation), name)
+    return parsed, new
 
 
 def list_codegen_passes(module, iree_flags) -> str:

@@ -207,11 +207,11 @@ def compile_with_injections(
                     if dump_dir:
                         _dump(dump_dir, f"{tag}-before.mlir", module)
                     try:
-                        replayed = codegen.inject_into_codegen(
+                        reached = codegen.inject_into_codegen(
                             module, iree_flags, list(codegen_injections), run_text, messages.append)
                     except codegen.CodegenError as e:
                         return fail(f"opt-py: error: {e}")
-                    if not replayed:
+                    if not reached:
                         messages.append("opt-py: warning: no dispatch function's codegen pipeline has the "
                                         "--inject-codegen insertion point(s); see --list-codegen-passes")
                     if dump_dir:

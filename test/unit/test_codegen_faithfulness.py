@@ -1,0 +1,115 @@
+"""--inject-codegen is exactly stock when the injected pipeline changes nothing.
+
+A CI sample of tools/sweep_codegen_faithfulness.py: the points where the
+first design (replaying every pass from its dump text) produced heap
+allocations or unregistered passes, compared by machine code (CPU) or
+assembly text (cuda, rocm; compiled without a GPU), and the refusals.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from opt_py.iree import faithfulness as cf
+from opt_py.iree.e2e import TARGETS
+from opt_py.errors import CodegenError
+from opt_py.iree.codegen import UNFAITHFUL_MARK, FunctionLowering, faithful_suffix, registered_blocks
+
+PROGRAMS = Path(__file__).resolve().parents[1] / "e2e" / "codegen_programs"
+
+# (program, target, point): each once differed from stock or failed
+IDENTICAL = [
+    ("torch_argsort", "cpu", "before:iree-codegen-tile-and-distribute-to-workgroups-using-forall-op"),
+    ("e2e_topk_dyn", "cpu", "after:iree-codegen-iree-comprehensive-bufferize"),
+    ("torch_conv", "cpu", "after:iree-codegen-hoist-inner-tiled-acc-reshapes"),  # dense_resource constant
+    ("softmax", "rocm", "after:iree-codegen-iree-comprehensive-bufferize"),
+    ("torch_attention", "cuda", "after:iree-codegen-iree-comprehensive-bufferize"),
+]
+REFUSED = [
+    ("torch_argsort", "cpu", "after:iree-eliminate-empty-tensors", "iree-codegen-iree-comprehensive-bufferize"),
+    ("softmax", "rocm", "before:iree-codegen-tile-and-distribute-to-workgroups-using-forall-op",
+     "fold-tensor-subset-ops"),
+]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def nothing():
+    cf.register_nothing()
+
+
+_stock: dict = {}
+
+
+def stock(program, target):
+    key = (program, target)
+    if key not in _stock:
+        code, messages = cf.compile_code(str(PROGRAMS / f"{program}.mlir"), TARGETS[target])
+        assert code is not None, messages
+        _stock[key] = code
+    return _stock[key]
+
+
+@pytest.mark.parametrize("program,target,point", IDENTICAL)
+def test_injecting_nothing_is_stock(program, target, point):
+    out = cf.check_point(str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target))
+    assert out.kind == "identical", out.detail
+
+
+@pytest.mark.parametrize("program,target,point", IDENTICAL)
+def test_replay_after_a_change_is_stock(program, target, point):
+    """The pipeline changes the IR (an unused constant), so the function is
+    replayed after the point: still stock's executable."""
+    out = cf.check_point(str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target),
+                         pipeline=cf.TOUCH)
+    assert out.kind == "identical", out.detail
+
+
+@pytest.mark.parametrize("program,target,point,culprit", REFUSED)
+def test_unchanged_ir_is_never_refused(program, target, point, culprit):
+    """Where the replay could not be faithful, a pipeline that changes nothing
+    leaves the function to IREE: stock's executable, no refusal."""
+    out = cf.check_point(str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target))
+    assert out.kind == "identical", out.detail
+
+
+@pytest.mark.parametrize("program,target,point,culprit", REFUSED)
+def test_unfaithful_point_is_refused_naming_it(program, target, point, culprit):
+    out = cf.check_point(str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target),
+                         pipeline=cf.TOUCH)
+    assert out.kind == "refused", out
+    assert UNFAITHFUL_MARK in out.detail and point.split(":", 1)[1] in out.detail and culprit in out.detail
+
+
+def test_comparison_sees_instructions_and_ignores_names(tmp_path):
+    a = "\t.type\tfoo,@function\nfoo:\n\tmovq\t%rax, %rbx\n\tcallq\tfoo\n"
+    b = a.replace("foo", "bar")
+    c = a.replace("movq\t%rax", "movq\t%rcx")
+    code = {}
+    for name, text in (("a", a), ("b", b), ("c", c)):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "x.s").write_text(text)
+        code[name] = cf.executable_code(str(d), "cpu")
+    assert code["a"] == code["b"]
+    assert code["a"] != code["c"]
+
+
+def test_registered_block_replaces_its_expansion_only_whole():
+    block = registered_blocks()["iree-codegen-llvmcpu-bufferization-pipeline"]
+    low = FunctionLowering("f", ["cse", *block, "canonicalize"])
+    assert faithful_suffix(low, 0, {0: ["X"]}) == ["X", "cse", "iree-codegen-llvmcpu-bufferization-pipeline",
+                                                   "canonicalize"]
+    # a splice right after the bufferize pass: the prefix is IREE's, the rest replays
+    after_bufferize = 1 + block.index(next(p for p in block if "comprehensive-bufferize" in p)) + 1
+    items = faithful_suffix(low, after_bufferize, {after_bufferize: ["X"]})
+    assert items[0] == "X" and not any("comprehensive-bufferize" in p for p in items)
+    # a splice inside the block before its bufferize pass cannot be faithful
+    with pytest.raises(CodegenError, match=UNFAITHFUL_MARK):
+        faithful_suffix(low, 2, {2: ["X"]})
+
+
+def test_unregistered_pass_in_suffix_is_refused():
+    low = FunctionLowering("f", ["cse", "fold-tensor-subset-ops", "cse"])
+    with pytest.raises(CodegenError, match="fold-tensor-subset-ops"):
+        faithful_suffix(low, 0, {0: ["X"]})
+    assert faithful_suffix(low, 2, {2: ["X"]}) == ["X", "cse"]
