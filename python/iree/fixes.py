@@ -39,6 +39,13 @@ FIXES: tuple[Fix, ...] = (
         "(wrong numbers, e.g. an MoE router over a dynamic token count)", phase="flow"),
     Fix("sort-drop-unused-results", "top-k keeping only some sort results fails to bufferize for GPUs",
         phase="executable-sources"),
+    # GPU only: on the CPU stock's gathers are right, and a codegen point costs an extra codegen run.
+    Fix("gather-to-load", "contiguous vector.gather IREE's vectorizer emits for tensor.extract reads",
+        codegen={"cuda": "before:iree-codegen-fold-memref-alias-ops",
+                 "rocm": "before:iree-codegen-fold-memref-alias-ops"}),
+    Fix("fold-subview-into-gather", "subviews fold-memref-alias-ops cannot fold into a gather (wrong reads on CUDA)",
+        codegen={"cuda": "before:iree-codegen-fold-memref-alias-ops",
+                 "rocm": "before:iree-codegen-fold-memref-alias-ops"}),
     Fix("fold-collapse-shape-into-store", "IREE's reshape-into-store fold writes to wrong addresses",
         phase="executable-sources"),
     Fix("forall-reuse-shared-outs", "a tile of scf.forall allocated privately (stack/workgroup memory blow-up)",
@@ -78,14 +85,14 @@ def injections(fixes: list[Fix], iree_flags) -> tuple[list[Injection], list[Code
     """The phase and codegen injections carrying ``fixes`` for the flags' target."""
     kind = target_kind(iree_flags)
     by_phase: dict[str, list[str]] = {}
-    codegen = []
+    by_point: dict[str, list[str]] = {}
     for f in fixes:
         if f.phase:
             by_phase.setdefault(f.phase, []).append(f.name)
-        point = f.codegen.get(kind)
-        if point:
-            codegen.append(CodegenInjection.parse(f"{point}:{f.name}"))
-    return [Injection(phase, ",".join(names)) for phase, names in by_phase.items()], codegen
+        if f.codegen.get(kind):
+            by_point.setdefault(f.codegen[kind], []).append(f.name)
+    return ([Injection(phase, ",".join(names)) for phase, names in by_phase.items()],
+            [CodegenInjection.parse(f"{point}:{','.join(names)}") for point, names in by_point.items()])
 
 
 def describe(iree_flags) -> str:

@@ -59,6 +59,19 @@ def test_fixes_sharing_a_phase_run_as_one_pipeline():
         assert j.pipeline.split(",") == [f.name for f in fixes.FIXES if f.phase == j.phase]
 
 
+def test_fixes_sharing_a_codegen_point_run_as_one_pipeline():
+    for flags in (CUDA, ROCM):
+        _, codegen = fixes.injections(fixes.select("all"), flags)
+        points = [(c.where, c.pass_name) for c in codegen]
+        assert len(points) == len(set(points)) and codegen, flags
+        assert any("gather-to-load,fold-subview-into-gather" == c.pipeline for c in codegen)
+
+
+def test_cpu_fixes_need_no_codegen_point():
+    """A codegen point costs a second codegen run; on the CPU no fix needs one."""
+    assert fixes.injections(fixes.select("all"), CPU)[1] == []
+
+
 def test_list_fixes_names_each_fix_and_its_point():
     proc = opt_py("compile", "--list-fixes", *CUDA)
     assert proc.returncode == 0, proc.stderr
