@@ -97,7 +97,14 @@ def opt_parser():
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    if argv is None:  # the command itself (not a caller's argv): a warm server may run it
+        argv = sys.argv[1:]
+        if not (argv and argv[0] in SUBCOMMANDS):
+            from .client import run_on_server
+
+            served = run_on_server(argv)
+            if served is not None:
+                return served
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
     parser = opt_parser()
