@@ -95,7 +95,7 @@ def server_key() -> str:
         break
     limits = [resource.getrlimit(getattr(resource, n)) for n in dir(resource) if n.startswith("RLIMIT_")]
     material = repr((
-        PROTOCOL, sys.executable, sys.version, tuple(sys.flags), sys.path, package, _tree_stamp(package),
+        PROTOCOL, sys.prefix, os.path.realpath(sys.executable), sys.version, tuple(sys.flags), sys.path, package, _tree_stamp(package),
         bindings, [(k, os.environ.get(k)) for k in _START_UP_ENV], limits, os.getuid(),
     ))
     return _blake2.blake2b(material.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()

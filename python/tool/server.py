@@ -224,6 +224,7 @@ def _accept(listener, sel, workers, lock) -> None:
     except OSError:
         conn.close()
         return
+    _log("accepted a run")
     pid = os.fork()
     if pid == 0:
         close = [listener.fileno(), sel.fileno(), lock, client]
