@@ -140,10 +140,12 @@ def run_on_server(args: list[str]) -> int | None:
 
 
 def _plain_interpreter() -> bool:
-    """Started without interpreter options (``python -X ...``, ``-O``): the
-    server, started as a plain ``python -c``, would run with other flags."""
+    """Run as the ``opt-py`` script, without interpreter options: ``python -X
+    ...`` or ``-O`` would differ from the server's flags, and ``python -m
+    opt_py`` puts the working directory first on sys.path (a server per
+    directory): those run cold."""
     orig = getattr(sys, "orig_argv", [])
-    return len(orig) >= 2 and (orig[1] == "-m" or not orig[1].startswith("-")) and not sys._xoptions
+    return len(orig) >= 2 and not orig[1].startswith("-") and not sys._xoptions
 
 
 def _connect(directory: str, path: str):
