@@ -11,9 +11,6 @@ runtime); ``passes`` and ``patterns`` hold opt-py's own passes. No module
 imports this facade or a layer above its own (test/unit/test_layers.py).
 """
 
-from .authoring import Pass, PassContext, PatternPass, Rewriter, option, pattern
-from .errors import OptPyError, PipelineFailed
-
 __all__ = [
     "OptOptions", "OptPyError", "Pass", "PassContext", "PatternPass", "PipelineFailed", "Rewriter", "option",
     "pattern", "register_pass", "run_pipeline",
@@ -34,9 +31,25 @@ def run_pipeline(module_or_text, pipeline, **kwargs):
     return _run(module_or_text, pipeline, **kwargs)
 
 
-def __getattr__(name):
-    if name == "OptOptions":  # the options of run_pipeline(options=...); importing it loads nothing heavy
-        from .run.engine import OptOptions
+# Bound on first use (PEP 562): ``opt-py``'s entry point lives in this package,
+# and a run handed to the warm server must not pay for importing the API.
+_LAZY = {
+    "Pass": "authoring", "PassContext": "authoring", "PatternPass": "authoring", "Rewriter": "authoring",
+    "option": "authoring", "pattern": "authoring", "OptPyError": "errors", "PipelineFailed": "errors",
+    "OptOptions": "run.engine",  # importing it loads no MLIR bindings
+}
 
-        return OptOptions
-    raise AttributeError(f"module 'opt_py' has no attribute '{name}'")
+
+def __getattr__(name):
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'opt_py' has no attribute '{name}'")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{where}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

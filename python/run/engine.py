@@ -57,10 +57,10 @@ class OptOptions:
 def make_context(opts: OptOptions | None = None):
     from iree.compiler import ir
 
-    from .bindings import stub_missing_dialect_modules
+    from .bindings import stub_missing_dialect_modules, take_warm_context
 
     stub_missing_dialect_modules()
-    ctx = ir.Context()
+    ctx = take_warm_context() or ir.Context()
     if opts is not None:
         ctx.allow_unregistered_dialects = opts.allow_unregistered_dialect
         # MLIR refuses (aborts) module-scope IR printing with threads on.

@@ -4,17 +4,20 @@
     opt-py compile INPUT -o OUT.vmfb ...  compile with IREE, passes injected
     opt-py compare INPUT --function F ... compile two ways, run both, diff the outputs
 
-Only argparse is imported up front: the MLIR bindings are imported when the
-first IR is touched, so a bad flag costs nothing.
+Nothing is imported up front: a run goes to the warm server when one is up
+(``server.py``; the client imports only the standard library's ``_socket``),
+and otherwise argparse is imported to parse the flags and the MLIR bindings
+when the first IR is touched, so a bad flag costs nothing.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 
 def _bool(text: str) -> bool:
+    import argparse
+
     low = text.lower()
     if low in ("1", "true", "on", "yes"):
         return True
@@ -31,6 +34,8 @@ def _flag(p, name, help, default=False):
     It never takes the next argument as its value (that would swallow the
     input file); ``--flag=VALUE`` is rewritten before parsing.
     """
+    import argparse
+
     _BOOL_FLAGS.add(name)
     dest = name.lstrip("-").replace("-", "_")
     p.add_argument(name, dest=dest, action="store_true", default=default, help=help)
@@ -38,6 +43,8 @@ def _flag(p, name, help, default=False):
 
 
 def _expand_bool_values(argv: list[str]) -> list[str]:
+    import argparse
+
     out = []
     for arg in argv:
         name, eq, value = arg.partition("=")
@@ -51,7 +58,9 @@ def _expand_bool_values(argv: list[str]) -> list[str]:
     return out
 
 
-def opt_parser() -> argparse.ArgumentParser:
+def opt_parser():
+    import argparse
+
     p = argparse.ArgumentParser(
         prog="opt-py",
         description="Run MLIR pass pipelines mixing Python and C++ (MLIR and IREE) passes.",
@@ -88,11 +97,21 @@ def opt_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    if argv is None:  # the command itself (not a caller's argv): a warm server may run it
+        argv = sys.argv[1:]
+        if not (argv and argv[0] in SUBCOMMANDS):
+            from .client import run_on_server
+
+            served = run_on_server(argv)
+            if served is not None:
+                return served
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
     parser = opt_parser()
     args = parser.parse_args(_expand_bool_values(argv))
+    from ..run.bindings import import_bindings_lean
+
+    import_bindings_lean()
     try:
         if args.load_pass_plugin:
             from ..errors import OptPyError
@@ -193,7 +212,9 @@ def _list_passes(registry) -> int:
 # opt-py compile, opt-py compare
 # --------------------------------------------------------------------------
 
-def compile_parser() -> argparse.ArgumentParser:
+def compile_parser():
+    import argparse
+
     p = argparse.ArgumentParser(
         prog="opt-py compile",
         description="Compile with IREE in process, running opt-py pipelines after the named phases. "
@@ -224,7 +245,9 @@ def compile_parser() -> argparse.ArgumentParser:
     return p
 
 
-def compare_parser() -> argparse.ArgumentParser:
+def compare_parser():
+    import argparse
+
     p = argparse.ArgumentParser(
         prog="opt-py compare",
         description="Compile one program two ways (A: plain IREE or --a-inject..., B: with --inject...), run both "

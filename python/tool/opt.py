@@ -57,7 +57,7 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
 
     is_bytecode = data.startswith(_BYTECODE_MAGIC)
     text = "" if is_bytecode else data.decode("utf-8", errors="replace")
-    depth = _max_nesting(text)
+    depth = 0 if is_bytecode else _max_nesting(data)
     if depth > MAX_NESTING:
         err(f"{display_name}: error: input nests brackets {depth} levels deep; opt-py refuses more than "
             f"{MAX_NESTING} (MLIR's recursive parser would overflow the stack)")
@@ -138,20 +138,35 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
 MAX_NESTING = 10_000
 
 
-def _max_nesting(text: str) -> int:
+def _max_nesting(data: bytes, chunk: int = 1 << 22) -> int:
     """Deepest nesting of any one bracket kind ``( [ { <``, counted roughly
     (strings and comments included, ``->`` not a closer): MLIR's parser
-    recurses on each."""
-    openers = sum(text.count(c) for c in "([{<")
+    recurses on each. On the UTF-8 bytes (brackets are ASCII, and no byte of a
+    multi-byte character is), a few MB at a time: a 50 MB input costs no more
+    than a few times the chunk in memory."""
+    openers = sum(data.count(c) for c in (b"(", b"[", b"{", b"<"))
     if openers <= MAX_NESTING:
         return openers  # cannot be deeper than the number of openers
     import numpy as np
 
-    chars = np.frombuffer(text.replace("->", "  ").encode("utf-32-le"), dtype=np.uint32)
+    buf = np.frombuffer(data, dtype=np.uint8)
     deepest = 0
-    for opener, closer in ("()", "[]", "{}", "<>"):
-        steps = (chars == ord(opener)).astype(np.int32) - (chars == ord(closer)).astype(np.int32)
-        deepest = max(deepest, int(np.cumsum(steps).max(initial=0)))
+    for opener, closer in (b"()", b"[]", b"{}", b"<>"):
+        depth = 0
+        for start in range(0, len(buf), chunk):
+            part = buf[start:start + chunk]
+            steps = (part == opener).astype(np.int32)
+            closes = part == closer
+            if closer == ord(">"):  # '->' is an arrow, not a closer
+                before = np.empty_like(part)
+                before[1:] = part[:-1]
+                before[0] = buf[start - 1] if start else 0
+                closes &= before != ord("-")
+            steps -= closes
+            np.cumsum(steps, out=steps)
+            steps += depth
+            deepest = max(deepest, int(steps.max(initial=0)))
+            depth = int(steps[-1])
     return deepest
 
 

@@ -1,8 +1,11 @@
 """Runs the lit suite once and reports each lit file as a pytest test.
 
 lit is the right tool for the IR tests (RUN lines, FileCheck); pytest is the
-suite's one entry point. The lit run happens once per session; each lit file
-then passes or fails on its own, with lit's output shown on failure.
+suite's one entry point. The lit run happens once per session and mode; each
+lit file then passes or fails on its own, with lit's output shown on failure.
+The suite runs twice: cold (``OPT_PY_NO_SERVER=1``) and warm (every
+``opt-py`` after the first served by the warm server, in a runtime folder of
+its own); both must pass, with the same results.
 """
 
 import os
@@ -25,11 +28,21 @@ def _lit_files():
     )
 
 
-@pytest.fixture(scope="session")
-def lit_results(tmp_path_factory):
-    xml = tmp_path_factory.mktemp("lit") / "results.xml"
+MODES = ("cold", "warm")
+
+
+def _run_lit(tmp_path_factory, mode):
+    work = tmp_path_factory.mktemp(f"lit-{mode}")
+    xml = work / "results.xml"
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env.pop("OPT_PY_NO_SERVER", None)
+    if mode == "cold":
+        env["OPT_PY_NO_SERVER"] = "1"
+    else:
+        runtime = work / "run"
+        runtime.mkdir(mode=0o700)
+        env.update(XDG_RUNTIME_DIR=str(runtime), OPT_PY_SERVER_LOG=str(work / "server.log"), OPT_PY_SERVER_IDLE="30")
     proc = subprocess.run(
         [sys.executable, "-c", "import sys; from lit.main import main; sys.exit(main())", "-v", f"--xunit-xml-output={xml}", str(LIT_DIR)],
         capture_output=True, text=True, env=env, check=False,
@@ -41,12 +54,31 @@ def lit_results(tmp_path_factory):
         folder = "/".join(case.get("classname").split(".")[1:])
         name = f"{folder}/{case.get('name')}" if folder else case.get("name")
         results[name] = None if failure is None else (failure.text or "failed")
-    return results, proc.stdout + proc.stderr
+    served = 0
+    if mode == "warm":
+        log = work / "server.log"
+        served = log.read_text().count("accepted a run") if log.exists() else 0
+        for sock in (work / "run" / "opt-py").glob("*.sock"):
+            sock.unlink()  # the server exits
+    return results, proc.stdout + proc.stderr, served
 
 
+@pytest.fixture(scope="session")
+def lit_runs(tmp_path_factory):
+    return {mode: _run_lit(tmp_path_factory, mode) for mode in MODES}
+
+
+def test_lit_same_both_ways(lit_runs):
+    """The warm server is invisible: the same files pass and fail, and it did serve runs."""
+    cold, warm = lit_runs["cold"], lit_runs["warm"]
+    assert {k: v is None for k, v in cold[0].items()} == {k: v is None for k, v in warm[0].items()}
+    assert cold[2] == 0 and warm[2] > len(_lit_files()), f"warm server served {warm[2]} runs"
+
+
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", _lit_files())
-def test_lit(name, lit_results):
-    results, log = lit_results
+def test_lit(name, mode, lit_runs):
+    results, log, _ = lit_runs[mode]
     assert name in results, f"lit did not run {name}:\n{log[-4000:]}"
     failure = results[name]
     assert failure is None, failure

@@ -1,0 +1,289 @@
+"""The warm server (python/tool/server.py): invisible, and only the user's.
+
+Each test gets its own XDG_RUNTIME_DIR, so its server is its own; the
+server's log (OPT_PY_SERVER_LOG) says whether a run was served warm.
+"""
+
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OPT_PY = shutil.which("opt-py") or str(Path(sys.executable).parent / "opt-py")
+SRC = "func.func @f(%a: i32) -> i32 {\n  %c0 = arith.constant 0 : i32\n  %0 = arith.addi %a, %c0 : i32\n  return %0 : i32\n}\n"
+SLEEPY_PLUGIN = '''
+import os, time
+from opt_py import Pass
+
+class Sleepy(Pass):
+    name = "test-sleepy"
+    anchor = "builtin.module"
+    summary = "says it started, then sleeps"
+
+    def run(self, op, ctx):
+        open(os.environ["SLEEPY_MARK"], "w").close()
+        time.sleep(60)
+'''
+
+
+@pytest.fixture
+def server_env(tmp_path):
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), OPT_PY_SERVER_IDLE="60",
+               OPT_PY_SERVER_LOG=str(tmp_path / "server.log"))
+    env.pop("OPT_PY_NO_SERVER", None)
+    yield env
+    for sock in (runtime / "opt-py").glob("*.sock") if (runtime / "opt-py").exists() else []:
+        sock.unlink()  # its server exits when its socket is gone
+
+
+def opt_py(args, env, **kw):
+    return subprocess.run([OPT_PY, *args], env=env, capture_output=True, check=False, **kw)
+
+
+def served_runs(env) -> int:
+    log = Path(env["OPT_PY_SERVER_LOG"])
+    return log.read_text().count("accepted a run") if log.exists() else 0
+
+
+def wait_for_server(env, timeout=60) -> Path:
+    """Start a server (a first run) and wait until it serves."""
+    opt_py(["--help"], env)
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        socks = list((Path(env["XDG_RUNTIME_DIR"]) / "opt-py").glob("*.sock"))
+        if socks:
+            before = served_runs(env)
+            opt_py(["--help"], env)
+            if served_runs(env) > before:
+                return socks[0]
+        time.sleep(0.2)
+    raise AssertionError("no server came up")
+
+
+def socket_of(env) -> Path:
+    # sys.path as the opt-py console script has it: its own folder first.
+    code = f"import sys; sys.path[0] = {os.path.dirname(OPT_PY)!r}; from opt_py.tool.client import socket_path; " \
+           "print(socket_path())"
+    out = subprocess.run([sys.executable, "-c", code],
+                         env=env, capture_output=True, text=True, check=True).stdout.strip()
+    return Path(out)
+
+
+def test_served_runs_match_cold_runs(server_env, tmp_path):
+    """Output, errors and exit status are the same with and without the server."""
+    (tmp_path / "in.mlir").write_text(SRC)
+    (tmp_path / "bad.mlir").write_text("func.func @f( {\n")
+    cases = [
+        (["-p", "canonicalize", "in.mlir"], None),
+        (["-p", "canonicalize"], SRC.encode()),  # stdin
+        (["bad.mlir"], None),  # a parse error, with its location
+        (["-p", "no-such-pass", "in.mlir"], None),
+        (["--no-such-flag"], None),  # argparse's exit 2
+        (["--help"], None),
+        (["missing.mlir"], None),
+        (["--load-pass-plugin", str(ROOT / "examples" / "fold_addi_zero.py"), "-p", "fold-addi-zero",
+          str(ROOT / "examples" / "addi.mlir")], None),
+        (["in.mlir", "-o", "out.mlir"], None),  # relative to the client's working directory
+    ]
+    wait_for_server(server_env)
+    cold_env = dict(server_env, OPT_PY_NO_SERVER="1")
+    for args, stdin in cases:
+        before = served_runs(server_env)
+        warm = opt_py(args, server_env, cwd=tmp_path, input=stdin)
+        assert served_runs(server_env) == before + 1, f"{args} was not served warm"
+        warm_out = (tmp_path / "out.mlir").read_bytes() if "-o" in args else None
+        cold = opt_py(args, cold_env, cwd=tmp_path, input=stdin)
+        cold_out = (tmp_path / "out.mlir").read_bytes() if "-o" in args else None
+        assert (warm.returncode, warm.stdout, warm.stderr, warm_out) == \
+               (cold.returncode, cold.stdout, cold.stderr, cold_out), args
+
+
+def test_umask_and_environment_are_the_clients(server_env, tmp_path):
+    wait_for_server(server_env)
+    (tmp_path / "in.mlir").write_text(SRC)
+    for mask in (0o077, 0o022):
+        out = tmp_path / f"out-{mask:o}.mlir"
+        subprocess.run(f"umask {mask:o}; exec {OPT_PY} in.mlir -o {out.name}", shell=True, env=server_env,
+                       cwd=tmp_path, check=True)
+        assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~mask
+    # An environment variable a plugin reads (here: where the sleepy pass marks) is the client's.
+    plugin = tmp_path / "sleepy.py"
+    plugin.write_text(SLEEPY_PLUGIN.replace("time.sleep(60)", "pass"))
+    env = dict(server_env, SLEEPY_MARK=str(tmp_path / "mark"))
+    before = served_runs(env)
+    res = opt_py(["--load-pass-plugin", str(plugin), "-p", "test-sleepy", "in.mlir"], env, cwd=tmp_path)
+    assert res.returncode == 0 and (tmp_path / "mark").exists() and served_runs(env) == before + 1
+
+
+@pytest.mark.parametrize("served", [True, False])
+def test_sigint_interrupts_the_run(server_env, tmp_path, served):
+    """Ctrl-C at the client stops the run as it stops a cold one: 'interrupted', exit 130."""
+    env = dict(server_env, SLEEPY_MARK=str(tmp_path / "mark"))
+    if served:
+        wait_for_server(env)
+    else:
+        env["OPT_PY_NO_SERVER"] = "1"
+    (tmp_path / "in.mlir").write_text(SRC)
+    plugin = tmp_path / "sleepy.py"
+    plugin.write_text(SLEEPY_PLUGIN)
+    proc = subprocess.Popen([OPT_PY, "--load-pass-plugin", str(plugin), "-p", "test-sleepy", "in.mlir"], env=env,
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while not (tmp_path / "mark").exists() and time.time() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and b"opt-py: interrupted" in err and out == b""
+
+
+def test_socket_is_private_and_never_on_the_network(server_env):
+    sock = wait_for_server(server_env)
+    st = os.lstat(sock.parent)
+    assert stat.S_ISDIR(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o700 and st.st_uid == os.getuid()
+    assert stat.S_ISSOCK(os.lstat(sock).st_mode) and os.lstat(sock).st_uid == os.getuid()
+    pid = int(Path(server_env["OPT_PY_SERVER_LOG"]).read_text().split()[0])
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    assert inodes, "the server holds no socket"
+    unix = Path("/proc/net/unix").read_text()
+    assert all(i in unix for i in inodes)
+    for table in ("tcp", "tcp6", "udp", "udp6"):
+        path = Path(f"/proc/{pid}/net/{table}")
+        if path.exists():
+            assert not any(f" {i} " in line for line in path.read_text().splitlines() for i in inodes), table
+
+
+def test_stale_socket_is_replaced(server_env, tmp_path):
+    """A socket nobody listens on is detected: the run is cold and correct, and a new server takes the name."""
+    path = socket_of(server_env)
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(str(path))
+    dead.close()  # bound, never listening: connect() is refused
+    (tmp_path / "in.mlir").write_text(SRC)
+    res = opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
+    assert res.returncode == 0 and b"return %arg0" in res.stdout
+    assert wait_for_server(server_env) == path
+
+
+def test_a_socket_of_another_owner_is_not_used(server_env, tmp_path):
+    if os.getuid() != 0:
+        pytest.skip("needs root to make a file owned by another user")
+    path = socket_of(server_env)
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    fake = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    fake.bind(str(path))
+    fake.listen(1)
+    fake.setblocking(False)
+    os.chown(path, 65534, 65534)
+    (tmp_path / "in.mlir").write_text(SRC)
+    res = opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
+    assert res.returncode == 0 and b"return %arg0" in res.stdout
+    with pytest.raises(BlockingIOError):
+        fake.accept()  # the client never connected
+    fake.close()
+
+
+def test_a_server_of_another_user_is_not_trusted(server_env, tmp_path):
+    """The socket file looks right but the process listening runs as someone else (SO_PEERCRED)."""
+    if os.getuid() != 0:
+        pytest.skip("needs root to run a listener as another user")
+    path = socket_of(server_env)
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    got = tmp_path / "fake-server-got"
+    fake = subprocess.Popen([sys.executable, "-c", f"""
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind({str(path)!r})
+os.setgid(65534); os.setuid(65534)
+s.listen(1)  # the peer credentials a client sees are the listener's at listen()
+print("ready", flush=True)
+c, _ = s.accept()
+c.settimeout(10)
+try:
+    data = c.recv(100)
+except OSError:
+    data = b""
+open({str(got)!r}, "wb").write(data) if os.access(os.path.dirname({str(got)!r}), os.W_OK) else None
+sys.stdout.write(repr(data)); sys.stdout.flush()
+"""], stdout=subprocess.PIPE, text=True)
+    assert fake.stdout.readline().strip() == "ready"
+    (tmp_path / "in.mlir").write_text(SRC)
+    res = opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
+    assert res.returncode == 0 and b"return %arg0" in res.stdout
+    try:
+        out, _ = fake.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        fake.kill()
+        raise AssertionError(f"{os.listdir(path.parent)} {path} {res.stderr}")
+    assert out == "b''", "the client sent its request to a server of another user"
+
+
+def test_the_server_refuses_another_user(server_env, tmp_path):
+    if os.getuid() != 0:
+        pytest.skip("needs root to connect as another user")
+    import tempfile
+
+    runtime = tempfile.mkdtemp(prefix="opt-py-test-run-")  # reachable by another user once opened up below
+    server_env = dict(server_env, XDG_RUNTIME_DIR=runtime)
+    path = wait_for_server(server_env)
+    os.chmod(runtime, 0o711)
+    os.chmod(path.parent, 0o711)  # let the other user reach the socket: only SO_PEERCRED stops it now
+    os.chmod(path, 0o777)
+    try:
+        before = served_runs(server_env)
+        probe = subprocess.run([sys.executable, "-c", f"""
+import os, socket
+os.setgid(65534); os.setuid(65534)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect({str(path)!r})
+s.settimeout(10)
+try:
+    s.sendall(b"x" * 8)
+    print(repr(s.recv(100)))
+except OSError as e:
+    print("closed", e)
+"""], capture_output=True, text=True, timeout=60, check=True)
+    finally:
+        os.chmod(path.parent, 0o700)
+        path.unlink()
+        shutil.rmtree(runtime, ignore_errors=True)
+    assert "b'P" not in probe.stdout, probe.stdout
+    assert served_runs(server_env) == before
+    assert "refused a connection from another user" in Path(server_env["OPT_PY_SERVER_LOG"]).read_text()
+
+
+def test_another_checkout_python_path_or_idle_timeout(server_env, tmp_path):
+    """Another PYTHONPATH is another server; an idle server exits and removes its socket."""
+    a = socket_of(server_env)
+    b = socket_of(dict(server_env, PYTHONPATH=f"{tmp_path}{os.pathsep}{server_env.get('PYTHONPATH', '')}"))
+    assert a != b and a.parent == b.parent
+    env = dict(server_env, OPT_PY_SERVER_IDLE="1")
+    path = wait_for_server(env)
+    deadline = time.time() + 30
+    while path.exists() and time.time() < deadline:
+        time.sleep(0.2)
+    assert not path.exists()
+    assert "exit" in Path(env["OPT_PY_SERVER_LOG"]).read_text()
+
+
+def test_off_switch(server_env, tmp_path):
+    env = dict(server_env, OPT_PY_NO_SERVER="1")
+    (tmp_path / "in.mlir").write_text(SRC)
+    for _ in range(2):
+        assert opt_py(["in.mlir"], env, cwd=tmp_path).returncode == 0
+    assert not Path(env["OPT_PY_SERVER_LOG"]).exists()
+    assert not (Path(env["XDG_RUNTIME_DIR"]) / "opt-py").exists()
