@@ -563,3 +563,121 @@ def run_alone(labels: Labels, trace: Trace, ran: Ran, build: Build, path_dir: st
     vmfb = e2e.compile_program(path, build.target, inject=build.inject, inject_codegen=build.inject_codegen,
                                extra_flags=build.flags)
     return path, inputs, e2e.run_cli(vmfb, build.target, "main", inputs, len(labels.calls[ran.call].results))
+
+
+# --------------------------------------------------------------------------
+# The command: opt-py compare --per-dispatch
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Hunt:
+    lines: list[str]  # the report
+    finding: Finding | None
+    rerun: list[str] | None = None  # arguments of `opt-py compare` that run the saved reproducer
+
+
+def _describe(ran: Ran, total: int) -> str:
+    return f"call {ran.ordinal} of {total}, {ran.dispatch}"
+
+
+def hunt(path: str, function: str, inputs, a: Build, b: Build, *, rtol=None, atol=None,
+         save: str | None = None) -> Hunt:
+    """Compile ``path`` as A and B with traces, run both on ``inputs`` and find the first wrong dispatch.
+
+    When A and B are the same build, only the consistency check can judge.
+    """
+    single = a == b
+    vmfb_a, la = compile_traced(path, a)
+    if not la.sites:
+        raise OptPyError("the program has no dispatches to trace")
+    ta = run_traced(vmfb_a, a.target, function, inputs)
+    ra = calls_as_ran(la, ta)
+    lines = [f"A: {len(ra)} dispatch calls traced"]
+    untraced = e2e.run_cli(e2e.compile_program(path, a.target, inject=a.inject, inject_codegen=a.inject_codegen,
+                                               extra_flags=a.flags), a.target, function, inputs, len(ta.results))
+    if not all(d.same for d in e2e.compare(untraced, ta.results, 0.0, 0.0)):
+        lines.append("note: tracing changes A's results (the traced program allocates differently); "
+                     "the report is about the traced program")
+    side, labels, trace = a, la, ta
+    if single:
+        lines.append("A and B are the same build: checking that every value reaches its consumers unchanged")
+        finding = check_consistency(la, ta, inputs)
+    else:
+        vmfb_b, lb = compile_traced(path, b)
+        tb = run_traced(vmfb_b, b.target, function, inputs)
+        lines.append(f"B: {len(calls_as_ran(lb, tb))} dispatch calls traced")
+        finding = first_difference(la, ta, lb, tb, rtol, atol)
+        if finding is None:
+            for name, build, lab, tr in (("B", b, lb, tb), ("A", a, la, ta)):
+                finding = check_consistency(lab, tr, inputs)
+                if finding:
+                    side, labels, trace = build, lab, tr
+                    lines.append(f"A and B agree, but {name} is not consistent with itself:")
+                    break
+        elif finding.ran is not None:
+            side, labels, trace = b, lb, tb
+    if finding is None:
+        lines.append("every dispatch agrees" if not single else "every value reaches its consumers unchanged")
+        return Hunt(lines, None)
+    total = len(calls_as_ran(labels, trace))
+    head = "first differing dispatch" if finding.how == "a-vs-b" else "first wrong dispatch"
+    lines.append(f"{head}: {_describe(finding.ran, total)}" if finding.ran else f"{head}: none (see below)")
+    lines.append(finding.message)
+    lines.append(e2e.format_report(finding.outputs, "B" if finding.how == "a-vs-b" else "consumer",
+                                   "A" if finding.how == "a-vs-b" else "producer"))
+    if finding.ran is None:
+        return Hunt(lines, finding)
+    # The blamed call alone: the reproducer, run on its traced inputs (A's traced inputs in A-vs-B).
+    ref_labels, ref_trace = (la, ta) if finding.how == "a-vs-b" else (labels, trace)
+    ref_ran = calls_as_ran(ref_labels, ref_trace)[finding.ran.ordinal]
+    rerun = None
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            program, alone_in, alone_a = run_alone(ref_labels, ref_trace, ref_ran, a, tmp)
+        except OptPyError as e:
+            lines.append(f"no reproducer: {e}")
+            return Hunt(lines, finding)
+        expected = [x for _, x in ref_ran.outputs]
+        if finding.how == "a-vs-b":
+            alone_b = run_alone(ref_labels, ref_trace, ref_ran, b, tmp)[2]
+            same = all(d.same for d in e2e.compare(alone_b, alone_a, rtol, atol))
+            lines.append("alone, on A's traced inputs, the dispatch "
+                         + ("gives the same outputs in A and B: the difference needs the whole program"
+                            if same else "still differs between A and B: the reproducer reproduces"))
+        else:
+            same = all(_same_bits(x, y) for x, y in zip(alone_a, expected))
+            lines.append("alone, on its traced inputs, the dispatch computes "
+                         + ("exactly its traced outputs: its code is right; its result was lost afterwards"
+                            if same else "other outputs than it traced in the program"))
+        if save:
+            files = _save(save, program, alone_in, expected, finding.observed)
+            lines.append(f"saved in {save}: {', '.join(files)}")
+            rerun = [os.path.join(save, "dispatch.mlir"), "--function", "main",
+                     *[f"--input=@{os.path.join(save, f'input{i}.npy')}" for i in range(len(alone_in))]]
+    return Hunt(lines, finding, rerun)
+
+
+def _save(directory: str, program: str, inputs, expected, observed) -> list[str]:
+    """Write the reproducer and its arrays; each file whole or not at all."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        raise OptPyError(f"cannot create '{directory}': {e.strerror}") from None
+    files = {"dispatch.mlir": program.encode()}
+    for name, arrays in (("input", inputs), ("expected", expected), ("observed", observed)):
+        for i, x in enumerate(arrays):
+            import io
+
+            buf = io.BytesIO()
+            np.save(buf, x)
+            files[f"{name}{i}.npy"] = buf.getvalue()
+    for name, data in files.items():
+        tmp = os.path.join(directory, f".{name}.tmp")
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.replace(tmp, os.path.join(directory, name))
+        except OSError as e:
+            raise OptPyError(f"cannot write '{os.path.join(directory, name)}': {e.strerror}") from None
+    return list(files)
