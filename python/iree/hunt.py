@@ -651,7 +651,8 @@ def hunt(path: str, function: str, inputs, a: Build, b: Build, *, rtol=None, ato
                          + ("exactly its traced outputs: its code is right; its result was lost afterwards"
                             if same else "other outputs than it traced in the program"))
         if save:
-            files = _save(save, program, alone_in, expected, finding.observed)
+            with open(program) as f:
+                files = _save(save, f.read(), alone_in, expected, finding.observed)
             lines.append(f"saved in {save}: {', '.join(files)}")
             rerun = [os.path.join(save, "dispatch.mlir"), "--function", "main",
                      *[f"--input=@{os.path.join(save, f'input{i}.npy')}" for i in range(len(alone_in))]]
