@@ -52,8 +52,10 @@ def device_available(target: Target) -> tuple[bool, str]:
 # --------------------------------------------------------------------------
 
 
-def compile_program(path: str, target: Target, *, inject=(), inject_codegen=(), extra_flags=()) -> bytes:
-    """The .vmfb of ``path`` for ``target`` with the injections (opt-py compile)."""
+def compile_program(path: str, target: Target, *, inject=(), inject_codegen=(), extra_flags=(),
+                    after_phase=None) -> bytes:
+    """The .vmfb of ``path`` for ``target`` with the injections (opt-py compile);
+    ``after_phase``: see ``phases.compile_with_injections``."""
     from .codegen import CodegenInjection
     from .phases import Injection, compile_with_injections
 
@@ -61,6 +63,7 @@ def compile_program(path: str, target: Target, *, inject=(), inject_codegen=(), 
         path, [*target.compile_flags, *extra_flags],
         [Injection.parse(s) for s in inject],
         codegen_injections=[CodegenInjection.parse(s) for s in inject_codegen],
+        after_phase=after_phase,
     )
     if not result.ok:
         raise OptPyError("compilation failed:\n" + "\n".join(result.messages))

@@ -100,12 +100,15 @@ def compile_with_injections(
     output_ir: bool = False,
     dump_dir: str | None = None,
     opt_options=None,
+    after_phase=None,
 ) -> CompileResult:
     """Compile ``input_path``; returns the .vmfb (or IR text) bytes, or diagnostics.
 
     ``codegen_injections`` (see iree/codegen.py) run inside IREE's lowering of
     each dispatch function; ``list_codegen`` returns that lowering's passes
-    as text instead of compiling.
+    as text instead of compiling. ``after_phase`` maps a phase to Python
+    callables ``fn(module)`` that run after that phase's injections (the
+    hunter labels IREE's dispatch traces this way).
     """
     from iree.compiler import api, ir
 
@@ -118,7 +121,8 @@ def compile_with_injections(
     if end not in PHASES:
         raise CompileError(f"unknown phase '{end}' for --compile-to (phases: {', '.join(PHASES)})")
     codegen_phase = "executable-configurations"
-    stops = {j.phase for j in injections}
+    after_phase = after_phase or {}
+    stops = {j.phase for j in injections} | set(after_phase)
     if codegen_injections or list_codegen:
         stops.add(codegen_phase)
     for phase in stops:
@@ -195,6 +199,9 @@ def compile_with_injections(
                     return fail(f"opt-py: error: injected pipeline '{j.pipeline}' failed at phase '{phase}'")
                 if dump_dir:
                     _dump(dump_dir, f"{tag}-after.mlir", module)
+            for fn in after_phase.get(phase, ()):
+                with ctx, ir.Location.unknown():
+                    fn(module)
             if phase == codegen_phase and (codegen_injections or list_codegen):
                 from . import codegen
 

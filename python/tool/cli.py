@@ -270,6 +270,15 @@ def compare_parser():
     p.add_argument("--rtol", type=float, default=None, help="override the dtype's relative tolerance")
     p.add_argument("--atol", type=float, default=None, help="override the dtype's absolute tolerance")
     p.add_argument("--load-pass-plugin", action="append", default=[], metavar="FILE.py")
+    p.add_argument("--per-dispatch", action="store_true",
+                   help="trace every dispatch and report the first one, in execution order, whose results differ "
+                        "(A vs B); when A and B are the same build, the first whose result does not reach its "
+                        "consumers unchanged")
+    p.add_argument("--a-target", choices=["cpu", "cuda", "rocm"], default=None,
+                   help="target of A (default: --target), to compare two targets with --per-dispatch")
+    p.add_argument("--save", default=None, metavar="DIR",
+                   help="with --per-dispatch: write the first differing dispatch as a program of its own "
+                        "(DIR/dispatch.mlir) with its inputs (.npy), to run again with opt-py compare")
     return p
 
 
@@ -282,17 +291,23 @@ def compare_main(argv: list[str]) -> int:
     from ..pipeline.registry import load_pass_files
 
     target = e2e.TARGETS[args.target]
+    if (args.save or args.a_target) and not args.per_dispatch:
+        print("opt-py compare: error: --save and --a-target need --per-dispatch", file=sys.stderr)
+        return 2
     try:
         load_pass_files(args.load_pass_plugin)
-        ok, why = e2e.device_available(target)
-        if not ok:
-            raise e2e.DeviceUnavailable(f"cannot run on target '{args.target}': {why}")
+        for t in {args.target, args.a_target or args.target}:
+            ok, why = e2e.device_available(e2e.TARGETS[t])
+            if not ok:
+                raise e2e.DeviceUnavailable(f"cannot run on target '{t}': {why}")
         with open(args.input) as f:
             text = f.read()
         if args.inputs:
             inputs = [np.load(a[1:] if a.startswith("@") else a) for a in args.inputs]
         else:
             inputs = e2e.random_inputs(e2e.signature(text, args.function), args.seed, args.dynamic_size)
+        if args.per_dispatch:
+            return _per_dispatch(args, iree_flags, inputs)
         a = e2e.compile_program(args.input, target, inject=args.a_inject, inject_codegen=args.a_inject_codegen,
                                 extra_flags=iree_flags)
         b = e2e.compile_program(args.input, target, inject=args.inject, inject_codegen=args.inject_codegen,
@@ -312,6 +327,29 @@ def compare_main(argv: list[str]) -> int:
     same = all(d.same for d in diffs)
     print("same" if same else "DIFFERENT")
     return 0 if same else 1
+
+
+def _per_dispatch(args, iree_flags, inputs) -> int:
+    """``compare --per-dispatch``: the report of iree/hunt.py; exit 1 when a dispatch differs."""
+    import shlex
+
+    from ..iree import e2e, hunt
+
+    a = hunt.Build(e2e.TARGETS[args.a_target or args.target], tuple(args.a_inject), tuple(args.a_inject_codegen),
+                   tuple(iree_flags))
+    b = hunt.Build(e2e.TARGETS[args.target], tuple(args.inject), tuple(args.inject_codegen), tuple(iree_flags))
+    result = hunt.hunt(args.input, args.function, inputs, a, b, rtol=args.rtol, atol=args.atol, save=args.save)
+    shapes = ", ".join("x".join(map(str, np_shape + (str(x.dtype),))) for x in inputs for np_shape in [x.shape])
+    print(f"inputs: {shapes} ({'given' if args.inputs else f'random, seed {args.seed}'})")
+    print("\n".join(result.lines))
+    if result.rerun:
+        flags = [f"--target={args.target}"] + [f"--inject={x}" for x in args.inject]
+        flags += [f"--inject-codegen={x}" for x in args.inject_codegen] + [f"--a-inject={x}" for x in args.a_inject]
+        flags += [f"--a-inject-codegen={x}" for x in args.a_inject_codegen]
+        flags += [f"--load-pass-plugin={x}" for x in args.load_pass_plugin] + list(iree_flags)
+        print("run it again: opt-py compare " + shlex.join(result.rerun + flags))
+    print("DIFFERENT" if result.finding else "same")
+    return 1 if result.finding else 0
 
 
 def compile_main(argv: list[str]) -> int:

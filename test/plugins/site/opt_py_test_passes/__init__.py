@@ -142,10 +142,21 @@ class TestBrokenContract(PatternPass):
         return [erase_then_claim_no_match]
 
 
+def _enclosing_function_name(op) -> str:
+    from iree.compiler import ir
+
+    parent = op.operation.parent
+    while parent is not None and parent.name not in ("func.func", "util.func"):
+        parent = parent.parent
+    return ir.StringAttr(parent.attributes["sym_name"]).value if parent is not None else ""
+
+
 @pattern("arith.addf")
-def addf_to_subf(op, rewriter):
+def addf_to_subf(op, rewriter, match=""):
     from iree.compiler.dialects import arith
 
+    if match not in _enclosing_function_name(op):
+        return rewriter.fail(f"not in a function whose name contains '{match}'")
     with rewriter.ip, op.location:
         sub = arith.SubFOp(op.operands[0], op.operands[1])
     rewriter.replace_op(op, sub)
@@ -157,9 +168,10 @@ class TestAddfToSubf(PatternPass):
     name = "test-addf-to-subf"
     anchor = "any"  # reaches util.func (before dispatch formation) and dispatch func.func alike
     summary = "Test: change meaning on purpose (addf -> subf), to see injections reach the runtime"
+    match: str = option("", "only in functions whose name contains this (a dispatch, say)")
 
     def patterns(self):
-        return [addf_to_subf]
+        return [addf_to_subf.bind(match=self.match)]
 
 
 @dataclass(frozen=True)
