@@ -3,7 +3,8 @@
 from dataclasses import dataclass
 
 from ..authoring import PatternPass, option
-from ..patterns.sort_slice_to_topk import sort_slice_to_topk, sort_slice_to_topk_unordered_ties
+from ..errors import PassOptionError
+from ..patterns.sort_slice_to_topk import FORMS, sort_slice_to_topk
 
 
 @dataclass(frozen=True)
@@ -16,5 +17,11 @@ class SortSliceToTopk(PatternPass):
         False, "also rewrite strict comparators (ogt/olt/sgt/slt), whose tie order stock IREE leaves to "
                "its bubble sort; the rewrite returns ties lowest index first")
 
+    form: str = option(
+        "auto", "which computation: auto (by shape, see the patterns' docstring), topk (iree_linalg_ext.topk), "
+                "rank (count, then select) or argmax (k = 1 only)")
+
     def patterns(self):
-        return [sort_slice_to_topk_unordered_ties if self.allow_unordered_ties else sort_slice_to_topk]
+        if self.form not in FORMS:
+            raise PassOptionError(f"sort-slice-to-topk: form must be one of {', '.join(FORMS)}, not '{self.form}'")
+        return [sort_slice_to_topk.bind(allow_unordered_ties=self.allow_unordered_ties, form=self.form)]

@@ -54,7 +54,7 @@ from iree.compiler.dialects import arith, linalg, tensor
 
 from ..authoring import pattern
 
-from .ir_utils import DYNAMIC, defining_op, index_constant, operand_segments, uses
+from .ir_utils import DYNAMIC, defining_op, index_constant, operand_segments, reassociation, uses
 
 STABLE = {"oge": "desc", "ole": "asc", "sge": "desc", "sle": "asc"}
 UNORDERED_TIES = {"ogt": "desc", "olt": "asc", "sgt": "desc", "slt": "asc"}
@@ -62,6 +62,8 @@ _FLOAT_PREDICATES = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
                      "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
 _INT_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 INT32_MAX = 2**31 - 1
+RANK_FACTOR = 8  # rank-count when k >= width / RANK_FACTOR (calibrated in the module docstring)
+FORMS = ("auto", "topk", "rank", "argmax")
 
 
 def _comparator_order(op, allow_unordered: bool):
@@ -89,7 +91,17 @@ def _comparator_order(op, allow_unordered: bool):
 
 
 def _is_iota(value, dim: int) -> bool:
+    """``value`` holds its own index along ``dim``, through unit-dimension expand_shapes
+    (IREE drops unit dimensions of the iota when the batch is 1, then expands back)."""
     g = defining_op(value)
+    if g is not None and g.name == "tensor.expand_shape":
+        out = ir.RankedTensorType(value.type)
+        for src_dim, group in enumerate(reassociation(g)):
+            if dim in group:
+                if any(out.is_dynamic_dim(d) or out.get_dim_size(d) != 1 for d in group if d != dim):
+                    return False
+                return _is_iota(g.operands[0], src_dim)
+        return False
     if g is None or g.name != "linalg.generic" or len(g.operands) != 1 or len(g.results) != 1:
         return False
     maps = list(ir.ArrayAttr(g.attributes["indexing_maps"]))
@@ -123,16 +135,11 @@ def _float_key(t) -> bool:
 
 
 @pattern("iree_linalg_ext.sort")
-def sort_slice_to_topk(op, rewriter):
-    return _rewrite(op.operation, rewriter, allow_unordered_ties=False)
+def sort_slice_to_topk(op, rewriter, allow_unordered_ties: bool = False, form: str = "auto"):
+    return _rewrite(op.operation, rewriter, allow_unordered_ties, form)
 
 
-@pattern("iree_linalg_ext.sort")
-def sort_slice_to_topk_unordered_ties(op, rewriter):
-    return _rewrite(op.operation, rewriter, allow_unordered_ties=True)
-
-
-def _rewrite(op, rewriter, allow_unordered_ties: bool):
+def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
     n = len(op.results)
     if n not in (1, 2) or len(op.operands) != n:
         return rewriter.fail("not a tensor sort of keys and an optional iota")
@@ -157,28 +164,50 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool):
             return rewriter.fail("the second operand is not an iota along the sorted dimension")
         if width == 64 and (kt.is_dynamic_dim(dim) or kt.get_dim_size(dim) > INT32_MAX + 1):
             return rewriter.fail("i64 indices over a width not known to fit in i32")
+    width = None if kt.is_dynamic_dim(dim) else kt.get_dim_size(dim)
     slices, ks = [], []
     for i, result in enumerate(op.results):
         for user, _ in uses(result):
             k = _leading_slice_size(user, result, dim)
-            if k is None:
-                return rewriter.fail(f"result {i} is used other than through a leading slice")
+            if k is None and width is None:
+                return rewriter.fail(f"result {i} is used other than through a leading slice, "
+                                     "and the sorted dimension is dynamic")
             slices.append((i, user))
-            ks.append(k)
+            ks.append(width if k is None else k)  # a whole use is the top-k of k = width
     if not slices:
         return rewriter.fail("no result is used")
     big_k = max(ks)
-    if not kt.is_dynamic_dim(dim) and big_k > kt.get_dim_size(dim):
+    if width is not None and big_k > width:
         return rewriter.fail("a slice is longer than the sorted dimension")
 
+    idx_type = ir.RankedTensorType(op.operands[1].type).element_type if n == 2 else None
+    want_values = any(i == 0 for i, _ in slices)
+    chosen = choose_form(width, big_k, _bits(elem)) if form == "auto" else form
+    if chosen in ("argmax", "rank") and (width is None or _bits(elem) > 32):
+        return rewriter.fail(f"the {chosen} form needs a static width and keys of at most 32 bits")
+    if chosen == "argmax" and big_k != 1:
+        return rewriter.fail("the argmax form computes only k = 1")
+
     with rewriter.ip, op.location:
-        vals, idx = _topk(keys, dim, big_k, order, is_float)
         results = [None, None]
-        if any(i == 0 for i, _ in slices):
-            results[0] = _gather(keys, idx, dim) if is_float else vals
-        if any(i == 1 for i, _ in slices):
-            idx_type = ir.RankedTensorType(op.operands[1].type).element_type
-            results[1] = idx if ir.IntegerType(idx_type).width == 32 else _extsi(idx, idx_type)
+        if chosen == "topk":
+            vals, idx = _topk(_ordered_keys(keys) if is_float else keys, dim, big_k, order)
+            if want_values:
+                results[0] = _gather(keys, idx, dim) if is_float else vals
+            if idx_type is not None:
+                results[1] = idx if ir.IntegerType(idx_type).width == 32 else _extsi(idx, idx_type)
+        else:
+            out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
+            idx = (_argmax(keys, dim, order, out_t) if chosen == "argmax"
+                   else _rank_select(keys, dim, big_k, order, out_t))
+            if want_values:
+                results[0] = _gather(keys, idx, dim)
+            results[1] = idx
+        if big_k == width:  # results of the sort's own types: every use reads them as it read the sort's
+            # An unused result has no uses; any value of its type stands in for it.
+            rewriter.replace_op(op, [results[i] if results[i] is not None else op.operands[i]
+                                     for i in range(n)])
+            return True
         new_slices = []
         for i, s in slices:
             new = s.clone()
@@ -203,43 +232,182 @@ def _sizes(source, dim, k):
     return out
 
 
+def _bits(elem) -> int:
+    if isinstance(elem, ir.IntegerType):
+        return elem.width
+    return 64 if isinstance(elem, ir.F64Type) else 32 if isinstance(elem, ir.F32Type) else 16
+
+
+def choose_form(width, k: int, key_bits: int) -> str:
+    """The cheapest form for a row of ``width`` keys (None: dynamic) and the top ``k`` (module docstring)."""
+    if width is None or key_bits > 32:
+        return "topk"
+    if k == 1:
+        return "argmax"
+    return "rank" if RANK_FACTOR * k >= width else "topk"
+
+
+def _int(bits):
+    return ir.IntegerType.get_signless(bits)
+
+
+def _ordered_key(x):
+    """The signed integer whose order is the float order of ``x``, NaN above +inf, -0.0 == +0.0.
+
+    Adding +0.0 turns -0.0 into +0.0; every NaN becomes the positive quiet
+    NaN; then flipping the magnitude bits of negative numbers makes the
+    two's-complement order the numeric one.
+    """
+    ft = x.type
+    bits = _bits(ft)
+    it = _int(bits)
+    zero = arith.constant(ft, 0.0)
+    canon = arith.select(arith.cmpf(arith.CmpFPredicate.UNO, x, x), arith.constant(ft, float("nan")),
+                         arith.addf(x, zero))
+    raw = arith.bitcast(it, canon)
+    sign = arith.shrsi(raw, arith.constant(it, bits - 1))
+    return arith.xori(raw, arith.andi(sign, arith.constant(it, 2 ** (bits - 1) - 1)))
+
+
+def _ordered_keys(keys):
+    """``_ordered_key`` of every element (a parallel generic)."""
+    kt = ir.RankedTensorType(keys.type)
+    out = ir.RankedTensorType.get(kt.shape, _int(_bits(kt.element_type)))
+    return _parallel_generic([keys], out, _dims_of(keys), lambda blk: _ordered_key(blk.arguments[0]))
+
+
 def _worst(elem, order):
-    """The key every real key beats or ties with, in the comparator below."""
-    if _float_key(elem):
-        # desc: -inf is below every number and NaN; asc: NaN is last.
-        text = "0xFF800000" if order == "desc" else "0x7FC00000"
-        f32 = ir.FloatAttr(ir.Attribute.parse(f"{text} : f32"))
-        return arith.constant(elem, ir.FloatAttr.get(elem, f32.value))
+    """The integer key every real key beats or ties with (ties go to the real, lower index)."""
     width = ir.IntegerType(elem).width
     return arith.constant(elem, -(2 ** (width - 1)) if order == "desc" else 2 ** (width - 1) - 1)
 
 
-def _topk(keys, dim, k, order, is_float):
+def _topk(keys, dim, k, order):
+    """iree_linalg_ext.topk of integer ``keys``: one compare, ties to the lower index (the op's rule)."""
     elem = ir.RankedTensorType(keys.type).element_type
-    i32 = ir.IntegerType.get_signless(32)
+    i32 = _int(32)
     sizes = _sizes(keys, dim, k)
     fill_v = linalg.fill(_worst(elem, order), outs=[tensor.empty(sizes, elem)])
     fill_i = linalg.fill(arith.constant(i32, INT32_MAX), outs=[tensor.empty(sizes, i32)])
     op = ir.Operation.create(
         "iree_linalg_ext.topk", results=[fill_v.type, fill_i.type], operands=[keys, fill_v, fill_i],
-        attributes={"dimension": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), dim)}, regions=1)
+        attributes={"dimension": ir.IntegerAttr.get(_int(64), dim)}, regions=1)
     block = op.regions[0].blocks.append(elem, elem)
     a, b = block.arguments
     with ir.InsertionPoint(block):
-        if is_float:
-            # a before b: a beats b numerically, or NaN ranks highest (torch's order).
-            better = arith.cmpf(arith.CmpFPredicate.OGT if order == "desc" else arith.CmpFPredicate.OLT, a, b)
-            a_nan = arith.cmpf(arith.CmpFPredicate.UNO, a, a)
-            b_nan = arith.cmpf(arith.CmpFPredicate.UNO, b, b)
-            if order == "desc":  # NaN a beats a number b
-                nan_wins = arith.andi(a_nan, arith.xori(b_nan, arith.constant(ir.IntegerType.get_signless(1), 1)))
-            else:  # a number a beats NaN b
-                nan_wins = arith.andi(b_nan, arith.xori(a_nan, arith.constant(ir.IntegerType.get_signless(1), 1)))
-            res = arith.ori(better, nan_wins)
-        else:
-            res = arith.cmpi(arith.CmpIPredicate.sgt if order == "desc" else arith.CmpIPredicate.slt, a, b)
+        res = arith.cmpi(arith.CmpIPredicate.sgt if order == "desc" else arith.CmpIPredicate.slt, a, b)
         ir.Operation.create("iree_linalg_ext.yield", operands=[res])
     return op.results[0], op.results[1]
+
+
+def _composite(x, pos, order):
+    """One i64 that orders (key, index) as the result must: the key above, the index below.
+
+    Descending wants the larger key and then the lower index first, so the
+    low half holds 2^32-1-index and the larger composite wins; ascending holds
+    the index and the smaller composite wins. Distinct positions never tie.
+    """
+    i64 = _int(64)
+    key = _ordered_key(x) if _float_key(x.type) else x
+    if ir.IntegerType(key.type).width < 64:
+        key = arith.extsi(i64, key)
+    low = arith.index_cast(i64, pos)
+    if order == "desc":
+        low = arith.subi(arith.constant(i64, 2**32 - 1), low)
+    return arith.ori(arith.shli(key, arith.constant(i64, 32)), low)
+
+
+def _maps(*dim_lists, rank):
+    """Indexing maps over ``rank`` loops, each the listed loop dims."""
+    return ir.ArrayAttr.get([ir.AffineMapAttr.get(ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d) for d in dims]))
+                             for dims in dim_lists])
+
+
+def _iterators(kinds):
+    return ir.ArrayAttr.get([ir.Attribute.parse(f"#linalg.iterator_type<{k}>") for k in kinds])
+
+
+def _argmax(keys, dim, order, out_t):
+    """k = 1: one reduction over the row of composites, then the index decoded (one vectorized dispatch)."""
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    i64 = _int(64)
+    red_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
+    init = arith.constant(i64, -(2**63) if order == "desc" else 2**63 - 1)
+    acc0 = linalg.fill(init, outs=[tensor.empty(red_sizes, i64)])
+    outer = [d for d in range(rank) if d != dim]
+    g = linalg.GenericOp([acc0.type], [keys], [acc0], _maps(list(range(rank)), outer, rank=rank),
+                         _iterators(["reduction" if d == dim else "parallel" for d in range(rank)]))
+    block = g.regions[0].blocks.append(kt.element_type, i64)
+    with ir.InsertionPoint(block):
+        c = _composite(block.arguments[0], linalg.IndexOp(dim).result, order)
+        best = arith.maxsi(c, block.arguments[1]) if order == "desc" else arith.minsi(c, block.arguments[1])
+        linalg.YieldOp([best])
+    red_t = ir.RankedTensorType(g.results[0].type)
+
+    def decode(blk):
+        low = arith.trunci(_int(32), blk.arguments[0])
+        if order == "desc":
+            low = arith.subi(arith.constant(_int(32), -1), low)  # 2^32-1-i, mod 2^32
+        return low if ir.IntegerType(out_t).width == 32 else arith.extui(out_t, low)
+
+    idx = _parallel_generic([g.results[0]], ir.RankedTensorType.get(red_t.shape, out_t), red_sizes, decode)
+    return _expand_at(idx, keys, dim, out_t)
+
+
+def _expand_at(reduced, keys, dim, elem):
+    """``reduced`` (the keys' shape without ``dim``) with ``dim`` back as size 1."""
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    groups = [[e if e < dim else e + 1] for e in range(rank - 1)]
+    if groups:
+        if dim < rank - 1:
+            groups[dim].insert(0, dim)
+        else:
+            groups[-1].append(dim)
+    static = [1 if d == dim else (DYNAMIC if kt.is_dynamic_dim(d) else kt.get_dim_size(d)) for d in range(rank)]
+    dynamic = [tensor.dim(keys, index_constant(d)) for d in range(rank) if d != dim and kt.is_dynamic_dim(d)]
+    out = ir.RankedTensorType.get(static, elem)
+    attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(_int(64), x) for x in g]) for g in groups])
+    return tensor.expand_shape(out, reduced, attr, dynamic, static)
+
+
+def _rank_select(keys, dim, k, order, out_t):
+    """k > 1 by counting: rank[i] = #{j : (key j, j) comes before (key i, i)}, then out[r] = the i of rank r.
+
+    Both are plain reductions that vectorize; the work is width^2 + width*k per row.
+    """
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    i32, i64 = _int(32), _int(64)
+    comp = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, i64), _dims_of(keys),
+                             lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
+    # loops: the key's dims, then j (rank) at the end
+    ident = list(range(rank))
+    at_j = [rank if d == dim else d for d in range(rank)]
+    zero_counts = linalg.fill(arith.constant(i32, 0), outs=[tensor.empty(_dims_of(keys), i32)])
+    counts = linalg.GenericOp([zero_counts.type], [comp, comp], [zero_counts],
+                              _maps(at_j, ident, ident, rank=rank + 1),
+                              _iterators(["parallel"] * rank + ["reduction"]))
+    block = counts.regions[0].blocks.append(i64, i64, i32)
+    with ir.InsertionPoint(block):
+        cj, ci, acc = block.arguments
+        before = arith.cmpi(arith.CmpIPredicate.sgt if order == "desc" else arith.CmpIPredicate.slt, cj, ci)
+        linalg.YieldOp([arith.addi(acc, arith.extui(i32, before))])
+    # loops: the output's dims (dim has size k: the rank r), then i at the end
+    sizes = _sizes(keys, dim, k)
+    zero_out = linalg.fill(arith.constant(out_t, 0), outs=[tensor.empty(sizes, out_t)])
+    sel = linalg.GenericOp([zero_out.type], [counts.results[0]], [zero_out],
+                           _maps(at_j, ident, rank=rank + 1),
+                           _iterators(["parallel"] * rank + ["reduction"]))
+    block = sel.regions[0].blocks.append(i32, out_t)
+    with ir.InsertionPoint(block):
+        rk, acc = block.arguments
+        r = arith.index_cast(i32, linalg.IndexOp(dim).result)
+        i = arith.index_cast(out_t, linalg.IndexOp(rank).result)
+        hit = arith.cmpi(arith.CmpIPredicate.eq, rk, r)
+        linalg.YieldOp([arith.addi(acc, arith.select(hit, i, arith.constant(out_t, 0)))])
+    return sel.results[0]
 
 
 def _parallel_generic(ins, out_type, out_sizes, body):

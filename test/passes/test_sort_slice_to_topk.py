@@ -19,6 +19,17 @@ from opt_py.iree import e2e
 CPU = e2e.TARGETS["cpu"]
 PASS = "global-optimization:sort-slice-to-topk"
 TIES = "global-optimization:sort-slice-to-topk{allow-unordered-ties=true}"
+FORMS = ["topk", "rank", "argmax"]
+
+
+def forced(form, ties=False):
+    """The pass with one form forced (argmax applies only where k = 1)."""
+    opts = [f"form={form}"] + (["allow-unordered-ties=true"] if ties else [])
+    return f"global-optimization:sort-slice-to-topk{{{' '.join(opts)}}}"
+
+
+def _forms(variants):
+    return [(v, f) for v in variants for f in FORMS if f != "argmax" or v.k == 1]
 
 SAMPLE = [
     topk.Variant("indices", 4, 64, "f32", 4, "desc"),
@@ -50,16 +61,21 @@ def _tie_heavy(v, rng):
 
 @pytest.mark.parametrize("v", FULL, ids=[v.name for v in FULL])
 def test_matrix_matches_numpy(v, tmp_path):
+    """The automatic choice of form, over the matrix."""
     vmfb = _compile(tmp_path, v.name, topk.program(v), (TIES,))
     for x in (topk.make_input(v, np.random.default_rng(1)), _tie_heavy(v, np.random.default_rng(2))):
         problems = topk.check(v, x, e2e.run_runtime(vmfb, CPU, "topk", [x]))
         assert not problems, problems
 
 
-@pytest.mark.parametrize("v", SAMPLE, ids=[v.name for v in SAMPLE])
-def test_stable_form_equals_stock_iree(v, tmp_path):
+SAMPLE_K1 = SAMPLE + [topk.Variant("both", 1, 64, "f32", 4, "desc"), topk.Variant("indices", 1, 8, "i32", None, "asc")]
+
+
+@pytest.mark.parametrize("v,form", _forms(SAMPLE_K1), ids=[f"{v.name}-{f}" for v, f in _forms(SAMPLE_K1)])
+def test_stable_form_equals_stock_iree(v, form, tmp_path):
+    """Each form, on the comparator torch exports, gives stock IREE's numbers, ties included."""
     text = _stable(v, topk.program(v))
-    rewritten = _compile(tmp_path, v.name + "_t", text, (PASS,))
+    rewritten = _compile(tmp_path, v.name + "_t", text, (forced(form),))
     stock = _compile(tmp_path, v.name + "_s", text, ())
     x = _tie_heavy(v, np.random.default_rng(3))
     got = e2e.run_runtime(rewritten, CPU, "topk", [x])
@@ -73,17 +89,24 @@ def test_stable_form_equals_stock_iree(v, tmp_path):
         assert np.array_equal(g.astype(np.float64), e.astype(np.float64)), "differs from numpy's stable order"
 
 
-def test_the_pass_rewrites(tmp_path):
-    """The sort is gone after the pass (the tests above would pass vacuously otherwise)."""
+@pytest.mark.parametrize("form,k,batch,present", [
+    ("topk", 4, 4, "iree_linalg_ext.topk"), ("rank", 4, 4, "i1 to i32"), ("argmax", 1, 4, "arith.maxsi"),
+    ("auto", 4, 4, "iree_linalg_ext.topk"), ("auto", 1, 4, "arith.maxsi"), ("auto", 32, 4, "i1 to i32"),
+    ("topk", 64, 1, "iree_linalg_ext.topk"), ("rank", 64, 1, "i1 to i32")])
+def test_the_pass_rewrites(form, k, batch, present, tmp_path):
+    """The sort is gone and the chosen form is there (the tests above would pass vacuously otherwise).
+
+    Batch 1 with k = width: IREE drops the iota's unit dimension and the slice before the pass runs."""
     from opt_py.iree.phases import Injection, compile_with_injections
 
-    v = SAMPLE[0]
+    v = topk.Variant("both", k, 64, "f32", batch, "desc")
     path = tmp_path / "p.mlir"
     path.write_text(_stable(v, topk.program(v)))
-    res = compile_with_injections(str(path), list(CPU.compile_flags), [Injection.parse(PASS)],
+    res = compile_with_injections(str(path), list(CPU.compile_flags), [Injection.parse(forced(form))],
                                   compile_to="dispatch-creation")
     text = res.output.decode()
-    assert "iree_linalg_ext.topk" in text and "iree_linalg_ext.sort" not in text
+    assert "iree_linalg_ext.sort" not in text and present in text
+    assert ("iree_linalg_ext.topk" in text) == (present == "iree_linalg_ext.topk")
 
 
 DYN_WIDTH = """
@@ -126,10 +149,11 @@ def test_dynamic_batch_and_width(dt, cmp, k, tmp_path):
             assert np.array_equal(g, w)
 
 
-def test_nan_ranks_highest_as_in_torch(tmp_path):
+@pytest.mark.parametrize("form", ["topk", "rank"])
+def test_nan_ranks_highest_as_in_torch(form, tmp_path):
     """NaN: stock IREE's comparator has no order for it; the rewrite follows torch (NaN largest)."""
     v = topk.Variant("both", 4, 8, "f32", 2, "desc")
-    vmfb = _compile(tmp_path, "nan", _stable(v, topk.program(v)), (PASS,))
+    vmfb = _compile(tmp_path, "nan", _stable(v, topk.program(v)), (forced(form),))
     x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2],
                   [-np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf]], np.float32)
     vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
@@ -137,19 +161,32 @@ def test_nan_ranks_highest_as_in_torch(tmp_path):
     assert np.isnan(vals[0, :2]).all() and vals[0, 2:].tolist() == [np.inf, 3] and (vals[1] == -np.inf).all()
 
 
-@pytest.mark.xfail(strict=True, reason="ascending with NaN: IREE 3.13's topk op does not keep NaN last "
-                   "with the NaN-aware comparator (open; stock IREE's sort gives an artifact there too)")
-def test_nan_last_when_ascending(tmp_path):
+@pytest.mark.parametrize("order,want", [("desc", [[1], [0], [0]]), ("asc", [[5], [0], [1]])])
+def test_argmax_nan_and_ties(order, want, tmp_path):
+    """k = 1: NaN is the largest (first NaN wins descending, never chosen ascending while a number is left)."""
+    v = topk.Variant("both", 1, 8, "f32", 3, order)
+    vmfb = _compile(tmp_path, "nan1", _stable(v, topk.program(v)), (forced("argmax"),))
+    x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2],
+                  [-np.inf] * 8, [np.nan, -0.0, 0.0, -0.0, 5, 5, 5, 5]], np.float32)
+    vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    assert idx.tolist() == want
+    assert np.array_equal(vals, np.take_along_axis(x, idx, 1), equal_nan=True)
+    assert np.array_equal(np.signbit(vals), np.signbit(np.take_along_axis(x, idx, 1)))
+
+
+@pytest.mark.parametrize("form", ["topk", "rank"])
+def test_nan_last_when_ascending(form, tmp_path):
     x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2]], np.float32)
     v = topk.Variant("both", 8, 8, "f32", 1, "asc")
-    vmfb = _compile(tmp_path, "nan_asc", _stable(v, topk.program(v)), (PASS,))
+    vmfb = _compile(tmp_path, "nan_asc", _stable(v, topk.program(v)), (forced(form),))
     vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
-    assert idx.tolist() == [[5, 6, 0, 7, 2, 3, 1, 4]]  # -0.0 and 0.0 tie: lower index first
+    assert idx.tolist() == [[5, 6, 0, 7, 2, 3, 1, 4]]  # -0.0 and 0.0 tie: lower index first; NaNs last
 
 
-def test_signed_zeros_keep_their_bits(tmp_path):
+@pytest.mark.parametrize("form", ["topk", "rank"])
+def test_signed_zeros_keep_their_bits(form, tmp_path):
     v = topk.Variant("both", 8, 8, "f32", 1, "asc")
-    vmfb = _compile(tmp_path, "zeros", _stable(v, topk.program(v)), (PASS,))
+    vmfb = _compile(tmp_path, "zeros", _stable(v, topk.program(v)), (forced(form),))
     x = np.array([[1, 5, 3, 4, 6, -0.0, 0.0, 2]], np.float32)
     vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
     assert idx.tolist() == [[5, 6, 0, 7, 2, 3, 1, 4]]  # -0.0 and 0.0 tie: lower index first

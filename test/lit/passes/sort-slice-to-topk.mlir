@@ -1,15 +1,36 @@
 // RUN: opt-py %s --split-input-file -p sort-slice-to-topk | filecheck %s
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{allow-unordered-ties=true}' | filecheck %s --check-prefix=TIES
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=rank}' | filecheck %s --check-prefix=RANK
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=topk}' | filecheck %s --check-prefix=TOPK
+// RUN: not opt-py %s -p 'sort-slice-to-topk{form=sorted}' 2>&1 | filecheck %s --check-prefix=BADFORM
+// BADFORM: form must be one of auto, topk, rank, argmax, not 'sorted'
 
 
 // torch.topk as exported: oge over values and an i64 iota, indices sliced.
+// k = 4 of 64: the top-k op over ordered integer keys (-0.0 -> +0.0, NaN -> +qNaN, magnitude bits flipped
+// when negative), indices widened to i64.
 // CHECK-LABEL: func.func @topk_indices
 // CHECK-NOT: iree_linalg_ext.sort
-// CHECK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(1) ins(%arg0 : tensor<37x64xf32>) outs(%{{.*}}, %{{.*}} : tensor<37x4xf32>, tensor<37x4xi32>)
-// CHECK: arith.cmpf ogt
 // CHECK: arith.cmpf uno
+// CHECK: arith.addf
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.shrsi
+// CHECK: arith.xori
+// CHECK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(1) ins(%{{.*}} : tensor<37x64xi32>) outs(%{{.*}}, %{{.*}} : tensor<37x4xi32>, tensor<37x4xi32>)
+// CHECK: arith.cmpi sgt
 // CHECK: arith.extsi %{{.*}} : i32 to i64
 // CHECK-NOT: iree_linalg_ext.sort
+// The rank form: an i64 composite (key << 32 | 2^32-1-index) per element, a count of those that come
+// before it, then the index of each rank r < k, written as i64 directly.
+// RANK-LABEL: func.func @topk_indices
+// RANK: arith.shli
+// RANK: arith.ori
+// RANK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// RANK: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+// RANK: arith.extui %{{.*}} : i1 to i32
+// RANK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<37x4xi64>)
+// RANK-NOT: iree_linalg_ext
+// RANK: return
 func.func @topk_indices(%x: tensor<37x64xf32>) -> tensor<37x4xi64> {
   %e = tensor.empty() : tensor<37x64xi64>
   %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<37x64xi64>) {
@@ -32,8 +53,9 @@ func.func @topk_indices(%x: tensor<37x64xf32>) -> tensor<37x4xi64> {
 // Values and i32 indices, ascending, dynamic batch and width, two slice lengths:
 // one top-k of the longer, both slices read it; float values gathered from the keys.
 // CHECK-LABEL: func.func @both_asc_dynamic
-// CHECK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(1) ins(%arg0 : tensor<?x?xf16>) outs(%{{.*}}, %{{.*}} : tensor<?x5xf16>, tensor<?x5xi32>)
-// CHECK: arith.cmpf olt
+// CHECK: arith.bitcast %{{.*}} : f16 to i16
+// CHECK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(1) ins(%{{.*}} : tensor<?x?xi16>) outs(%{{.*}}, %{{.*}} : tensor<?x5xi16>, tensor<?x5xi32>)
+// CHECK: arith.cmpi slt
 // CHECK: %[[G:.*]] = linalg.generic
 // CHECK: tensor.extract %arg0
 // CHECK: tensor.extract_slice %[[G]][0, 0] [%{{.*}}, 2] [1, 1] : tensor<?x5xf16> to tensor<?x2xf16>
@@ -62,11 +84,15 @@ func.func @both_asc_dynamic(%x: tensor<?x?xf16>) -> (tensor<?x2xf16>, tensor<?x5
 
 // -----
 
-// Integer keys sorted alone along dim 0, values taken from the top-k op.
+// Integer keys sorted alone along dim 0. k = 4 of 16: auto counts ranks; forced to the top-k op,
+// the values are the op's (integer keys need no gathering back).
 // CHECK-LABEL: func.func @int_values_dim0
-// CHECK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(0) ins(%arg0 : tensor<16x3xi32>)
-// CHECK: arith.cmpi sgt
-// CHECK: tensor.extract_slice %[[T]]#0[0, 1] [4, 2] [1, 1]
+// CHECK-NOT: iree_linalg_ext.topk
+// CHECK: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+// TOPK-LABEL: func.func @int_values_dim0
+// TOPK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(0) ins(%arg0 : tensor<16x3xi32>)
+// TOPK: arith.cmpi sgt
+// TOPK: tensor.extract_slice %[[T]]#0[0, 1] [4, 2] [1, 1]
 func.func @int_values_dim0(%x: tensor<16x3xi32>) -> tensor<4x2xi32> {
   %s = iree_linalg_ext.sort dimension(0) outs(%x : tensor<16x3xi32>) {
   ^bb0(%a: i32, %b: i32):
@@ -85,7 +111,7 @@ func.func @int_values_dim0(%x: tensor<16x3xi32>) -> tensor<4x2xi32> {
 // CHECK-NOT: iree_linalg_ext.topk
 // TIES-LABEL: func.func @unsupported_strict
 // TIES-NOT: iree_linalg_ext.sort
-// TIES: iree_linalg_ext.topk
+// TIES: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
 func.func @unsupported_strict(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
   %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32):
@@ -210,66 +236,66 @@ func.func @unsupported_i64_dynamic_width(%x: tensor<4x?xf32>, %w: index) -> tens
 
 // -----
 
-// A slice that does not start at 0 along the sorted dimension.
+// A slice that does not start at 0 along the sorted dimension (dynamic width: no k = width).
 // CHECK-LABEL: func.func @unsupported_offset
 // CHECK: iree_linalg_ext.sort
 // CHECK-NOT: iree_linalg_ext.topk
-func.func @unsupported_offset(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
-  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
+func.func @unsupported_offset(%x: tensor<4x?xf32>) -> tensor<4x2xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x?xf32>) {
   ^bb0(%a: f32, %b: f32):
     %r = arith.cmpf oge, %a, %b : f32
     iree_linalg_ext.yield %r : i1
-  } -> tensor<4x8xf32>
-  %v = tensor.extract_slice %s[0, 1] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
+  } -> tensor<4x?xf32>
+  %v = tensor.extract_slice %s[0, 1] [4, 2] [1, 1] : tensor<4x?xf32> to tensor<4x2xf32>
   return %v : tensor<4x2xf32>
 }
 
 // -----
 
-// A stride along the sorted dimension.
+// A stride along the sorted dimension (dynamic width).
 // CHECK-LABEL: func.func @unsupported_stride
 // CHECK: iree_linalg_ext.sort
 // CHECK-NOT: iree_linalg_ext.topk
-func.func @unsupported_stride(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
-  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
+func.func @unsupported_stride(%x: tensor<4x?xf32>) -> tensor<4x2xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x?xf32>) {
   ^bb0(%a: f32, %b: f32):
     %r = arith.cmpf oge, %a, %b : f32
     iree_linalg_ext.yield %r : i1
-  } -> tensor<4x8xf32>
-  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 2] : tensor<4x8xf32> to tensor<4x2xf32>
+  } -> tensor<4x?xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 2] : tensor<4x?xf32> to tensor<4x2xf32>
   return %v : tensor<4x2xf32>
 }
 
 // -----
 
-// A dynamic slice length.
+// A dynamic slice length (dynamic width).
 // CHECK-LABEL: func.func @unsupported_dynamic_k
 // CHECK: iree_linalg_ext.sort
 // CHECK-NOT: iree_linalg_ext.topk
-func.func @unsupported_dynamic_k(%x: tensor<4x8xf32>, %k: index) -> tensor<4x?xf32> {
-  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
+func.func @unsupported_dynamic_k(%x: tensor<4x?xf32>, %k: index) -> tensor<4x?xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x?xf32>) {
   ^bb0(%a: f32, %b: f32):
     %r = arith.cmpf oge, %a, %b : f32
     iree_linalg_ext.yield %r : i1
-  } -> tensor<4x8xf32>
-  %v = tensor.extract_slice %s[0, 0] [4, %k] [1, 1] : tensor<4x8xf32> to tensor<4x?xf32>
+  } -> tensor<4x?xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, %k] [1, 1] : tensor<4x?xf32> to tensor<4x?xf32>
   return %v : tensor<4x?xf32>
 }
 
 // -----
 
-// The whole sorted result is also read: not a top-k.
+// The whole sorted result is also read and the width is dynamic: not a top-k of a known k.
 // CHECK-LABEL: func.func @unsupported_full_use
 // CHECK: iree_linalg_ext.sort
 // CHECK-NOT: iree_linalg_ext.topk
-func.func @unsupported_full_use(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x8xf32>) {
-  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
+func.func @unsupported_full_use(%x: tensor<4x?xf32>) -> (tensor<4x2xf32>, tensor<4x?xf32>) {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x?xf32>) {
   ^bb0(%a: f32, %b: f32):
     %r = arith.cmpf oge, %a, %b : f32
     iree_linalg_ext.yield %r : i1
-  } -> tensor<4x8xf32>
-  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
-  return %v, %s : tensor<4x2xf32>, tensor<4x8xf32>
+  } -> tensor<4x?xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x?xf32> to tensor<4x2xf32>
+  return %v, %s : tensor<4x2xf32>, tensor<4x?xf32>
 }
 
 // -----
@@ -286,4 +312,21 @@ func.func @unsupported_unsigned(%x: tensor<4x8xi32>) -> tensor<4x2xi32> {
   } -> tensor<4x8xi32>
   %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x8xi32> to tensor<4x2xi32>
   return %v : tensor<4x2xi32>
+}
+
+// -----
+
+// Static width: a use of the whole result is the top-k of k = width (a full sort, by counting).
+// CHECK-LABEL: func.func @whole_use_static
+// CHECK-NOT: iree_linalg_ext.sort
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+// CHECK: return
+func.func @whole_use_static(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x8xf32>) {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf ole, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x8xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
+  return %v, %s : tensor<4x2xf32>, tensor<4x8xf32>
 }
