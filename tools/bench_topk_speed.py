@@ -9,7 +9,7 @@ runtime's floor. torch is timed with torch.utils.benchmark (2 threads).
 Stock IREE's bubble sort is O(width^2) per row: at width 32768 one call would
 take minutes, so it is run only with --stock-wide.
 
-    python tools/bench_topk_speed.py [--stock-wide] [--widths 64,1024,32768] [--ks 1,4,64]
+    python tools/bench_topk_speed.py [--stock-wide] [--widths 64,1024,32768] [--ks 1,4,64] [--reps 5]
 """
 
 import argparse
@@ -37,6 +37,7 @@ def trivial(width):
 
 
 def bench(vmfb, width, device, reps=5, min_time="0.1s"):
+    """min over ``reps`` repetitions of iree-benchmark-module's mean time per call, in us."""
     with tempfile.NamedTemporaryFile(suffix=".vmfb") as f:
         f.write(vmfb)
         f.flush()
@@ -75,30 +76,41 @@ def main():
     ap.add_argument("--stock-wide", action="store_true", help="also time stock IREE's sort at width 32768")
     ap.add_argument("--widths", default="64,1024,32768")
     ap.add_argument("--ks", default="1,4,64")
+    ap.add_argument("--reps", type=int, default=5)
     a = ap.parse_args()
-    fmt = "{:>6} {:>3} | {:>9} {:>9} | {:>9} {:>9} | {:>9} {:>9} | {:>8} | {:>9}"
-    print(f"x: {B} x width f32, indices of torch.topk(x, k, dim=-1); times in us (min of 5 x mean)")
-    print(fmt.format("width", "k", "topk-sync", "topk-task", "sort-sync", "sort-task",
-                     "floor-syn", "floor-tsk", "torch", "vs torch"))
+    from opt_py.patterns.sort_slice_to_topk import choose_form
+
+    devs = ("local-sync", "local-task")
+    print(f"x: {B} x width f32, indices (i64) of torch.topk(x, k, dim=-1); us per call, min of {a.reps} "
+          "repetitions of iree-benchmark-module's mean; sync = local-sync, task = local-task")
+    cols = ["width", "k", "auto form", "auto s/t", "topk-op s/t", "rank s/t", "stock sort s/t", "floor s/t", "torch",
+            "auto-sync/torch"]
+    print(" | ".join(cols))
+
+    def pair(vmfb, width, **kw):
+        return "/".join(f"{bench(vmfb, width, d, reps=a.reps, **kw):.0f}" for d in devs)
+
     for width in map(int, a.widths.split(",")):
-        floor = compile_text(trivial(width), ())
-        fs, ft = bench(floor, width, "local-sync"), bench(floor, width, "local-task")
+        floor = pair(compile_text(trivial(width), ()), width)
         for k in map(int, a.ks.split(",")):
             if k > width:
                 continue
             text = program(width, k)
-            new = compile_text(text, ("global-optimization:sort-slice-to-topk",))
-            ns, nt = bench(new, width, "local-sync"), bench(new, width, "local-task")
+            form = choose_form(width, k, 32)
+            auto = compile_text(text, ("global-optimization:sort-slice-to-topk",))
+            auto_sync = bench(auto, width, "local-sync", reps=a.reps)
+            auto_s = f"{auto_sync:.0f}/{bench(auto, width, 'local-task', reps=a.reps):.0f}"
+            topk_s = pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=topk}",)), width)
+            rank_s = (pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=rank}",)), width)
+                      if width <= 1024 else "skipped (width^2)")
             if width <= 1024 or a.stock_wide:
-                stock = compile_text(text, ())
-                quick = dict(reps=1, min_time="1x") if width > 64 else {}
-                ss, st = bench(stock, width, "local-sync", **quick), bench(stock, width, "local-task", **quick)
-                ss, st = f"{ss:.1f}", f"{st:.1f}"
+                quick = dict(min_time="1x") if width > 64 else {}
+                stock_s = pair(compile_text(text, ()), width, **quick)
             else:
-                ss = st = "skipped"
+                stock_s = "skipped (minutes)"
             t = torch_us(width, k)
-            print(fmt.format(width, k, f"{ns:.1f}", f"{nt:.1f}", ss, st, f"{fs:.1f}", f"{ft:.1f}",
-                             f"{t:.1f}", f"{ns / t:.1f}x"), flush=True)
+            print(" | ".join([str(width), str(k), form, auto_s, topk_s, rank_s, stock_s, floor, f"{t:.0f}",
+                              f"{auto_sync / t:.1f}x"]), flush=True)
 
 
 if __name__ == "__main__":

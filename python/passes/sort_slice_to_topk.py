@@ -1,4 +1,4 @@
-"""sort-slice-to-topk: a sort read only through leading slices becomes iree_linalg_ext.topk."""
+"""sort-slice-to-topk: a sort read only through leading slices is computed as a top-k (three forms by shape)."""
 
 from dataclasses import dataclass
 
@@ -11,8 +11,9 @@ from ..patterns.sort_slice_to_topk import FORMS, sort_slice_to_topk
 class SortSliceToTopk(PatternPass):
     name = "sort-slice-to-topk"
     anchor = "any"
-    summary = ("Rewrite an iree_linalg_ext.sort whose results are only read through leading slices "
-               "[0, k) into iree_linalg_ext.topk (O(n*k) instead of IREE's O(n^2) sort)")
+    summary = ("Compute an iree_linalg_ext.sort whose results are only read through leading slices [0, k) "
+               "as a top-k: an argmax reduction (k = 1), a rank count (k large for the width) or "
+               "iree_linalg_ext.topk, instead of IREE's O(n^2) bubble sort")
     allow_unordered_ties: bool = option(
         False, "also rewrite strict comparators (ogt/olt/sgt/slt), whose tie order stock IREE leaves to "
                "its bubble sort; the rewrite returns ties lowest index first")

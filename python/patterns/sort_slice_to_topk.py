@@ -1,50 +1,66 @@
-"""A sort read only through leading slices is a top-k: ``iree_linalg_ext.topk``.
+"""A sort read only through leading slices is a top-k; compute it as one.
 
 PyTorch's ``topk``, ``sort`` and ``argsort`` come out of iree-turbine as an
 ``iree_linalg_ext.sort`` of the values together with an iota of indices,
 followed by ``tensor.extract_slice``s that keep the first ``k`` along the
-sorted dimension. IREE lowers the sort to a bubble sort, O(n^2) compares per
-row; ``iree_linalg_ext.topk`` does O(n*k). Measured on this machine's CPU
-(tools/bench_topk_speed.py), the top-k op is faster for every width and k,
-k = width included (it never does more compares than the bubble sort), so
-the rewrite applies whatever the shape.
+sorted dimension. IREE lowers the sort to a bubble sort, O(n^2) scalar
+compares per row of width n.
 
 ``sort_slice_to_topk`` (root: the sort) rewrites when all of these hold:
 
 * tensor semantics, only ``outs`` operands: the keys, and optionally an iota
   along the sorted dimension d (a ``linalg.generic`` with no inputs, the
-  identity map, all loops parallel, yielding ``index_cast(linalg.index d)``)
-  of type i32 or i64 (i64 only when the width is static: the top-k op counts
-  indices in i32, and a static width shows they fit);
+  identity map, all loops parallel, yielding ``index_cast(linalg.index d)``,
+  possibly through a ``tensor.expand_shape`` that adds unit dimensions, as
+  IREE leaves it when the batch is 1) of type i32 or i64 (i64 only when the
+  width is static: the top-k op counts indices in i32);
 * the comparator is one ``arith.cmpf``/``arith.cmpi`` of the two keys, in
   block order: ``oge``/``ole``/``sge``/``sle`` (what torch exports). IREE's
   bubble sort swaps neighbours only when the comparator says false, so with
-  these it is stable: among equal keys, the lower index first. The top-k op
-  breaks ties by lower index too, so indices and values are the same as the
-  sort's. ``ogt``/``olt``/``sgt``/``slt`` leave equal keys unordered; IREE's
-  sort returns them in an order that is neither stable nor reversed (an
-  artifact of the bubble sort) and PyTorch's own topk returns ties in no
-  fixed order either; these are rewritten only with
-  ``allow-unordered-ties`` (the result is then the stable order);
+  these it is stable: among equal keys, the lower index first. Every form
+  below breaks ties by the lower index, so indices and values are the
+  sort's. ``ogt``/``olt``/``sgt``/``slt`` leave equal keys unordered (IREE's
+  order is a bubble-sort artifact; torch's topk has none either); these are
+  rewritten only with ``allow-unordered-ties`` (the result is the stable order);
 * the keys are floats (f16, bf16, f32, f64) or integers;
-* every use of every result is a ``tensor.extract_slice`` of it with offset
-  0 and stride 1 along d and a static size along d. Other dimensions may be
-  sliced any way: sorting treats rows independently, so a slice of the
-  sorted rows is the same slice of the top-k rows.
+* every use of a result is a ``tensor.extract_slice`` with offset 0, stride 1
+  and a static size along d (other dimensions sliced any way: rows are
+  independent), or, when the width is static, any use at all: a use of the
+  whole result is the top-k of k = width.
 
-The top-k op computes the largest ``K`` (the largest slice size) with a
-comparator that orders NaN above every number, as PyTorch does. Stock
-IREE's sort has no order for NaN (its comparator is false both ways) and
-returns an artifact of the bubble sort. For descending order and inputs with
-NaN, results follow PyTorch (NaNs first, by index), not stock IREE; for
-ascending order IREE 3.13's top-k op does not keep NaNs last with this
-comparator (test/e2e xfail): NaN inputs there are as unspecified as in stock
-IREE. NaN-free inputs give exactly stock IREE's results in both orders.
-Its outputs start as the worst key (-inf / NaN / the integer extreme) with
-index INT32_MAX, so that real keys equal to the initial one still replace
-it. Float values are read back from the keys at the chosen indices (the top-k
-op may pair an index with an equal-comparing key's bits, -0.0 for +0.0);
-integer values are taken from the op.
+Order of floats. Float keys become ordered integer keys: +0.0 is added
+(-0.0 becomes +0.0, so they tie as ``oge`` says), every NaN becomes the
+positive quiet NaN, and the magnitude bits of negative numbers are flipped;
+two's-complement order is then the numeric order with NaN above +inf (as
+torch orders NaN: first descending, last ascending; stock IREE has no order
+for NaN). One integer compare replaces a NaN-aware float comparator, whose
+select chain doubled the top-k op's loop-carried latency (40 vs 17 us at
+37x64 k=4). Values are read back from the keys at the chosen indices, so each
+keeps its own bits (-0.0, NaN payloads).
+
+Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
+
+* ``argmax`` (k = 1, static width, keys of at most 32 bits): one reduction
+  of i64 composites ``key << 32 | (2^32-1-index)`` (descending; ``| index``
+  ascending, with min) and a decode of the index: vectorized, one dispatch,
+  O(n). Distinct positions never tie, so the winner is the lowest index
+  among the best keys.
+* ``rank`` (static width, keys of at most 32 bits): rank[i] = how many
+  composites come before i's (a vectorized reduction, O(n^2)), then
+  out[r] = the i with rank r (O(n*k)), written in the index type directly.
+* ``topk``: ``iree_linalg_ext.topk`` over the integer keys, outputs started
+  at the worst key with index INT32_MAX (real keys equal to it still win, by
+  index), i64 indices by an ``extsi`` generic. Scalar, O(n*k) with a
+  loop-carried select per step; any width, dynamic included, any key width.
+
+Cost rule: argmax whenever k = 1; otherwise rank when ``RANK_FACTOR * k >=
+width``, else topk. Measured (tools/bench_topk_speed.py, 37 rows, local-sync):
+the top-k op costs about c1 * n * k and counting about c2 * n^2 with c1/c2
+between 10 and 20 (vector lanes against a scalar select chain): 64 wide, k=4:
+topk 18-24 us, rank 40; k=64: topk 403, rank 48; 1024 wide, k=64: topk
+7250-9750, rank 5130. A factor 8 picks topk at 64/4 and rank at 64/64, and
+keeps 1024/64 (near the crossover) on topk. Every form does at most the
+bubble sort's O(n^2) work.
 """
 
 from __future__ import annotations
