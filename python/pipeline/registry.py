@@ -21,6 +21,7 @@ from .cpp import cpp_probe
 # declarations by test/unit/test_registry.py.
 BUILTIN_PASSES: dict[str, str] = {
     "sort-drop-unused-results": "sort_drop_unused_results:SortDropUnusedResults",
+    "sort-slice-to-topk": "sort_slice_to_topk:SortSliceToTopk",
     "gather-to-load": "gather_to_load:GatherToLoad",
     "fold-subview-into-gather": "fold_subview_into_gather:FoldSubviewIntoGather",
     "forall-reuse-shared-outs": "forall_reuse_shared_outs:ForallReuseSharedOuts",

@@ -1,0 +1,28 @@
+"""sort-slice-to-topk: a sort read only through leading slices is computed as a top-k (three forms by shape)."""
+
+from dataclasses import dataclass
+
+from ..authoring import PatternPass, option
+from ..errors import PassOptionError
+from ..patterns.sort_slice_to_topk import FORMS, sort_slice_to_topk
+
+
+@dataclass(frozen=True)
+class SortSliceToTopk(PatternPass):
+    name = "sort-slice-to-topk"
+    anchor = "any"
+    summary = ("Compute an iree_linalg_ext.sort whose results are only read through leading slices [0, k) "
+               "as a top-k: an argmax reduction (k = 1), a rank count (k large for the width) or "
+               "iree_linalg_ext.topk, instead of IREE's O(n^2) bubble sort")
+    allow_unordered_ties: bool = option(
+        False, "also rewrite strict comparators (ogt/olt/sgt/slt), whose tie order stock IREE leaves to "
+               "its bubble sort; the rewrite returns ties lowest index first")
+
+    form: str = option(
+        "auto", "which computation: auto (by shape, see the patterns' docstring), topk (iree_linalg_ext.topk), "
+                "rank (count, then select) or argmax (k = 1 only)")
+
+    def patterns(self):
+        if self.form not in FORMS:
+            raise PassOptionError(f"sort-slice-to-topk: form must be one of {', '.join(FORMS)}, not '{self.form}'")
+        return [sort_slice_to_topk.bind(allow_unordered_ties=self.allow_unordered_ties, form=self.form)]

@@ -1,0 +1,466 @@
+"""A sort read only through leading slices is a top-k; compute it as one.
+
+PyTorch's ``topk``, ``sort`` and ``argsort`` come out of iree-turbine as an
+``iree_linalg_ext.sort`` of the values together with an iota of indices,
+followed by ``tensor.extract_slice``s that keep the first ``k`` along the
+sorted dimension. IREE lowers the sort to a bubble sort, O(n^2) scalar
+compares per row of width n.
+
+``sort_slice_to_topk`` (root: the sort) rewrites when all of these hold:
+
+* tensor semantics, only ``outs`` operands: the keys, and optionally an iota
+  along the sorted dimension d (a ``linalg.generic`` with no inputs, the
+  identity map, all loops parallel, yielding ``index_cast(linalg.index d)``,
+  possibly through a ``tensor.expand_shape`` that adds unit dimensions, as
+  IREE leaves it when the batch is 1) of type i32 or i64 (i64 only when the
+  width is static: the top-k op counts indices in i32);
+* the comparator is one ``arith.cmpf``/``arith.cmpi`` of the two keys, in
+  block order: ``oge``/``ole``/``sge``/``sle`` (what torch exports). IREE's
+  bubble sort swaps neighbours only when the comparator says false, so with
+  these it is stable: among equal keys, the lower index first. Every form
+  below breaks ties by the lower index, so indices and values are the
+  sort's. ``ogt``/``olt``/``sgt``/``slt`` leave equal keys unordered (IREE's
+  order is a bubble-sort artifact; torch's topk has none either); these are
+  rewritten only with ``allow-unordered-ties`` (the result is the stable order);
+* the keys are floats (f16, bf16, f32, f64) or integers;
+* every use of a result is a ``tensor.extract_slice`` with offset 0, stride 1
+  and a static size along d (other dimensions sliced any way: rows are
+  independent), or, when the width is static, any use at all: a use of the
+  whole result is the top-k of k = width.
+
+Order of floats. Float keys become ordered integer keys: +0.0 is added
+(-0.0 becomes +0.0, so they tie as ``oge`` says), every NaN becomes the
+positive quiet NaN, and the magnitude bits of negative numbers are flipped;
+two's-complement order is then the numeric order with NaN above +inf (as
+torch orders NaN: first descending, last ascending; stock IREE has no order
+for NaN). One integer compare replaces a NaN-aware float comparator, whose
+select chain doubled the top-k op's loop-carried latency (40 vs 17 us at
+37x64 k=4). Values are read back from the keys at the chosen indices, so each
+keeps its own bits (-0.0, NaN payloads).
+
+Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
+
+* ``argmax`` (k = 1, static width, keys of at most 32 bits): one reduction
+  of i64 composites ``key << 32 | (2^32-1-index)`` (descending; ``| index``
+  ascending, with min) and a decode of the index: vectorized, one dispatch,
+  O(n). Distinct positions never tie, so the winner is the lowest index
+  among the best keys.
+* ``rank`` (static width, keys of at most 32 bits): rank[i] = how many
+  composites come before i's (a vectorized reduction, O(n^2)), then
+  out[r] = the i with rank r (O(n*k)), written in the index type directly.
+* ``topk``: ``iree_linalg_ext.topk`` over the integer keys, outputs started
+  at the worst key with index INT32_MAX (real keys equal to it still win, by
+  index), i64 indices by an ``extsi`` generic. Scalar, O(n*k) with a
+  loop-carried select per step; any width, dynamic included, any key width.
+
+Cost rule: argmax whenever k = 1; otherwise rank when ``RANK_FACTOR * k >=
+width``, else topk. Measured (tools/bench_topk_speed.py, 37 rows, local-sync):
+the top-k op costs about c1 * n * k and counting about c2 * n^2 with c1/c2
+between 10 and 20 (vector lanes against a scalar select chain): 64 wide, k=4:
+topk 18-24 us, rank 40; k=64: topk 403, rank 48; 1024 wide, k=64: topk
+7250-9750, rank 5130. A factor 8 picks topk at 64/4 and rank at 64/64, and
+keeps 1024/64 (near the crossover) on topk. Every form does at most the
+bubble sort's O(n^2) work.
+"""
+
+from __future__ import annotations
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, linalg, tensor
+
+from ..authoring import pattern
+
+from .ir_utils import DYNAMIC, defining_op, index_constant, operand_segments, reassociation, uses
+
+STABLE = {"oge": "desc", "ole": "asc", "sge": "desc", "sle": "asc"}
+UNORDERED_TIES = {"ogt": "desc", "olt": "asc", "sgt": "desc", "slt": "asc"}
+_FLOAT_PREDICATES = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                     "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+_INT_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+INT32_MAX = 2**31 - 1
+RANK_FACTOR = 8  # rank-count when k >= width / RANK_FACTOR (calibrated in the module docstring)
+FORMS = ("auto", "topk", "rank", "argmax")
+
+
+def _comparator_order(op, allow_unordered: bool):
+    """'desc' or 'asc' when the comparator is one accepted compare of the keys; else a reason."""
+    block = op.regions[0].blocks[0]
+    ops = list(block.operations)
+    if len(ops) != 2 or ops[1].name != "iree_linalg_ext.yield":
+        return None, "the comparator is not a single compare"
+    cmp = ops[0]
+    if cmp.name not in ("arith.cmpf", "arith.cmpi"):
+        return None, "the comparator is not a single compare"
+    if ops[1].operands[0] != cmp.results[0]:
+        return None, "the comparator does not yield its compare"
+    if cmp.operands[0] != block.arguments[0] or cmp.operands[1] != block.arguments[1]:
+        return None, "the comparator does not compare the first operand's two keys in order"
+    names = _FLOAT_PREDICATES if cmp.name == "arith.cmpf" else _INT_PREDICATES
+    pred = names[ir.IntegerAttr(cmp.attributes["predicate"]).value]
+    if pred in STABLE:
+        return STABLE[pred], None
+    if pred in UNORDERED_TIES:
+        if allow_unordered:
+            return UNORDERED_TIES[pred], None
+        return None, f"'{pred}' leaves ties unordered (allow-unordered-ties rewrites it)"
+    return None, f"predicate '{pred}' is not a total order of the keys"
+
+
+def _is_iota(value, dim: int) -> bool:
+    """``value`` holds its own index along ``dim``, through unit-dimension expand_shapes
+    (IREE drops unit dimensions of the iota when the batch is 1, then expands back)."""
+    g = defining_op(value)
+    if g is not None and g.name == "tensor.expand_shape":
+        out = ir.RankedTensorType(value.type)
+        for src_dim, group in enumerate(reassociation(g)):
+            if dim in group:
+                if any(out.is_dynamic_dim(d) or out.get_dim_size(d) != 1 for d in group if d != dim):
+                    return False
+                return _is_iota(g.operands[0], src_dim)
+        return False
+    if g is None or g.name != "linalg.generic" or len(g.operands) != 1 or len(g.results) != 1:
+        return False
+    maps = list(ir.ArrayAttr(g.attributes["indexing_maps"]))
+    rank = ir.RankedTensorType(value.type).rank
+    if ir.AffineMapAttr(maps[0]).value != ir.AffineMap.get_identity(rank):
+        return False
+    if any("parallel" not in str(a) for a in ir.ArrayAttr(g.attributes["iterator_types"])):
+        return False
+    body = list(g.regions[0].blocks[0].operations)
+    if [o.name for o in body] != ["linalg.index", "arith.index_cast", "linalg.yield"]:
+        return False
+    index, cast, yld = body
+    return (ir.IntegerAttr(index.attributes["dim"]).value == dim
+            and cast.operands[0] == index.results[0] and yld.operands[0] == cast.results[0])
+
+
+def _leading_slice_size(slice_op, source, dim: int):
+    """k when ``slice_op`` reads ``source``[0, k) with stride 1 along ``dim``, else None."""
+    if slice_op.name != "tensor.extract_slice" or slice_op.operands[0] != source:
+        return None
+    offs = list(ir.DenseI64ArrayAttr(slice_op.attributes["static_offsets"]))
+    sizes = list(ir.DenseI64ArrayAttr(slice_op.attributes["static_sizes"]))
+    strides = list(ir.DenseI64ArrayAttr(slice_op.attributes["static_strides"]))
+    if offs[dim] != 0 or strides[dim] != 1 or sizes[dim] in (DYNAMIC, 0):
+        return None
+    return sizes[dim]
+
+
+def _float_key(t) -> bool:
+    return any(isinstance(t, c) for c in (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type))
+
+
+@pattern("iree_linalg_ext.sort")
+def sort_slice_to_topk(op, rewriter, allow_unordered_ties: bool = False, form: str = "auto"):
+    return _rewrite(op.operation, rewriter, allow_unordered_ties, form)
+
+
+def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
+    n = len(op.results)
+    if n not in (1, 2) or len(op.operands) != n:
+        return rewriter.fail("not a tensor sort of keys and an optional iota")
+    if operand_segments(op)[0] != 0:
+        return rewriter.fail("the sort has ins operands")
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    keys = op.operands[0]
+    kt = ir.RankedTensorType(keys.type)
+    elem = kt.element_type
+    is_float = _float_key(elem)
+    if not is_float and not isinstance(elem, ir.IntegerType):
+        return rewriter.fail("keys are neither floats nor integers")
+    order, why = _comparator_order(op, allow_unordered_ties)
+    if order is None:
+        return rewriter.fail(why)
+    if n == 2:
+        it = ir.RankedTensorType(op.operands[1].type)
+        width = ir.IntegerType(it.element_type).width if isinstance(it.element_type, ir.IntegerType) else 0
+        if width not in (32, 64):
+            return rewriter.fail("indices are not i32 or i64")
+        if not _is_iota(op.operands[1], dim):
+            return rewriter.fail("the second operand is not an iota along the sorted dimension")
+        if width == 64 and (kt.is_dynamic_dim(dim) or kt.get_dim_size(dim) > INT32_MAX + 1):
+            return rewriter.fail("i64 indices over a width not known to fit in i32")
+    width = None if kt.is_dynamic_dim(dim) else kt.get_dim_size(dim)
+    slices, ks = [], []
+    for i, result in enumerate(op.results):
+        for user, _ in uses(result):
+            k = _leading_slice_size(user, result, dim)
+            if k is None and width is None:
+                return rewriter.fail(f"result {i} is used other than through a leading slice, "
+                                     "and the sorted dimension is dynamic")
+            slices.append((i, user))
+            ks.append(width if k is None else k)  # a whole use is the top-k of k = width
+    if not slices:
+        return rewriter.fail("no result is used")
+    big_k = max(ks)
+    if width is not None and big_k > width:
+        return rewriter.fail("a slice is longer than the sorted dimension")
+
+    idx_type = ir.RankedTensorType(op.operands[1].type).element_type if n == 2 else None
+    want_values = any(i == 0 for i, _ in slices)
+    chosen = choose_form(width, big_k, _bits(elem)) if form == "auto" else form
+    if chosen in ("argmax", "rank") and (width is None or _bits(elem) > 32):
+        return rewriter.fail(f"the {chosen} form needs a static width and keys of at most 32 bits")
+    if chosen == "argmax" and big_k != 1:
+        return rewriter.fail("the argmax form computes only k = 1")
+
+    with rewriter.ip, op.location:
+        results = [None, None]
+        if chosen == "topk":
+            vals, idx = _topk(_ordered_keys(keys) if is_float else keys, dim, big_k, order)
+            if want_values:
+                results[0] = _gather(keys, idx, dim) if is_float else vals
+            if idx_type is not None:
+                results[1] = idx if ir.IntegerType(idx_type).width == 32 else _extsi(idx, idx_type)
+        else:
+            out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
+            idx = (_argmax(keys, dim, order, out_t) if chosen == "argmax"
+                   else _rank_select(keys, dim, big_k, order, out_t))
+            if want_values:
+                results[0] = _gather(keys, idx, dim)
+            results[1] = idx
+        if big_k == width:  # results of the sort's own types: every use reads them as it read the sort's
+            # An unused result has no uses; any value of its type stands in for it.
+            rewriter.replace_op(op, [results[i] if results[i] is not None else op.operands[i]
+                                     for i in range(n)])
+            return True
+        new_slices = []
+        for i, s in slices:
+            new = s.clone()
+            new.operands[0] = results[i]
+            new_slices.append((s, new))
+    for old, new in new_slices:
+        rewriter.replace_op(old, new)
+    rewriter.erase_op(op)
+    return True
+
+
+def _sizes(source, dim, k):
+    ty = ir.RankedTensorType(source.type)
+    out = []
+    for d in range(ty.rank):
+        if d == dim:
+            out.append(k)
+        elif ty.is_dynamic_dim(d):
+            out.append(tensor.dim(source, index_constant(d)))
+        else:
+            out.append(ty.get_dim_size(d))
+    return out
+
+
+def _bits(elem) -> int:
+    if isinstance(elem, ir.IntegerType):
+        return elem.width
+    return 64 if isinstance(elem, ir.F64Type) else 32 if isinstance(elem, ir.F32Type) else 16
+
+
+def choose_form(width, k: int, key_bits: int) -> str:
+    """The cheapest form for a row of ``width`` keys (None: dynamic) and the top ``k`` (module docstring)."""
+    if width is None or key_bits > 32:
+        return "topk"
+    if k == 1:
+        return "argmax"
+    return "rank" if RANK_FACTOR * k >= width else "topk"
+
+
+def _int(bits):
+    return ir.IntegerType.get_signless(bits)
+
+
+def _ordered_key(x):
+    """The signed integer whose order is the float order of ``x``, NaN above +inf, -0.0 == +0.0.
+
+    Adding +0.0 turns -0.0 into +0.0; every NaN becomes the positive quiet
+    NaN; then flipping the magnitude bits of negative numbers makes the
+    two's-complement order the numeric one.
+    """
+    ft = x.type
+    bits = _bits(ft)
+    it = _int(bits)
+    zero = arith.constant(ft, 0.0)
+    canon = arith.select(arith.cmpf(arith.CmpFPredicate.UNO, x, x), arith.constant(ft, float("nan")),
+                         arith.addf(x, zero))
+    raw = arith.bitcast(it, canon)
+    sign = arith.shrsi(raw, arith.constant(it, bits - 1))
+    return arith.xori(raw, arith.andi(sign, arith.constant(it, 2 ** (bits - 1) - 1)))
+
+
+def _ordered_keys(keys):
+    """``_ordered_key`` of every element (a parallel generic)."""
+    kt = ir.RankedTensorType(keys.type)
+    out = ir.RankedTensorType.get(kt.shape, _int(_bits(kt.element_type)))
+    return _parallel_generic([keys], out, _dims_of(keys), lambda blk: _ordered_key(blk.arguments[0]))
+
+
+def _worst(elem, order):
+    """The integer key every real key beats or ties with (ties go to the real, lower index)."""
+    width = ir.IntegerType(elem).width
+    return arith.constant(elem, -(2 ** (width - 1)) if order == "desc" else 2 ** (width - 1) - 1)
+
+
+def _topk(keys, dim, k, order):
+    """iree_linalg_ext.topk of integer ``keys``: one compare, ties to the lower index (the op's rule)."""
+    elem = ir.RankedTensorType(keys.type).element_type
+    i32 = _int(32)
+    sizes = _sizes(keys, dim, k)
+    fill_v = linalg.fill(_worst(elem, order), outs=[tensor.empty(sizes, elem)])
+    fill_i = linalg.fill(arith.constant(i32, INT32_MAX), outs=[tensor.empty(sizes, i32)])
+    op = ir.Operation.create(
+        "iree_linalg_ext.topk", results=[fill_v.type, fill_i.type], operands=[keys, fill_v, fill_i],
+        attributes={"dimension": ir.IntegerAttr.get(_int(64), dim)}, regions=1)
+    block = op.regions[0].blocks.append(elem, elem)
+    a, b = block.arguments
+    with ir.InsertionPoint(block):
+        res = arith.cmpi(arith.CmpIPredicate.sgt if order == "desc" else arith.CmpIPredicate.slt, a, b)
+        ir.Operation.create("iree_linalg_ext.yield", operands=[res])
+    return op.results[0], op.results[1]
+
+
+def _composite(x, pos, order):
+    """One i64 that orders (key, index) as the result must: the key above, the index below.
+
+    Descending wants the larger key and then the lower index first, so the
+    low half holds 2^32-1-index and the larger composite wins; ascending holds
+    the index and the smaller composite wins. Distinct positions never tie.
+    """
+    i64 = _int(64)
+    key = _ordered_key(x) if _float_key(x.type) else x
+    if ir.IntegerType(key.type).width < 64:
+        key = arith.extsi(i64, key)
+    low = arith.index_cast(i64, pos)
+    if order == "desc":
+        low = arith.subi(arith.constant(i64, 2**32 - 1), low)
+    return arith.ori(arith.shli(key, arith.constant(i64, 32)), low)
+
+
+def _maps(*dim_lists, rank):
+    """Indexing maps over ``rank`` loops, each the listed loop dims."""
+    return ir.ArrayAttr.get([ir.AffineMapAttr.get(ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d) for d in dims]))
+                             for dims in dim_lists])
+
+
+def _iterators(kinds):
+    return ir.ArrayAttr.get([ir.Attribute.parse(f"#linalg.iterator_type<{k}>") for k in kinds])
+
+
+def _argmax(keys, dim, order, out_t):
+    """k = 1: one reduction over the row of composites, then the index decoded (one vectorized dispatch)."""
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    i64 = _int(64)
+    red_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
+    init = arith.constant(i64, -(2**63) if order == "desc" else 2**63 - 1)
+    acc0 = linalg.fill(init, outs=[tensor.empty(red_sizes, i64)])
+    outer = [d for d in range(rank) if d != dim]
+    g = linalg.GenericOp([acc0.type], [keys], [acc0], _maps(list(range(rank)), outer, rank=rank),
+                         _iterators(["reduction" if d == dim else "parallel" for d in range(rank)]))
+    block = g.regions[0].blocks.append(kt.element_type, i64)
+    with ir.InsertionPoint(block):
+        c = _composite(block.arguments[0], linalg.IndexOp(dim).result, order)
+        best = arith.maxsi(c, block.arguments[1]) if order == "desc" else arith.minsi(c, block.arguments[1])
+        linalg.YieldOp([best])
+    red_t = ir.RankedTensorType(g.results[0].type)
+
+    def decode(blk):
+        low = arith.trunci(_int(32), blk.arguments[0])
+        if order == "desc":
+            low = arith.subi(arith.constant(_int(32), -1), low)  # 2^32-1-i, mod 2^32
+        return low if ir.IntegerType(out_t).width == 32 else arith.extui(out_t, low)
+
+    idx = _parallel_generic([g.results[0]], ir.RankedTensorType.get(red_t.shape, out_t), red_sizes, decode)
+    return _expand_at(idx, keys, dim, out_t)
+
+
+def _expand_at(reduced, keys, dim, elem):
+    """``reduced`` (the keys' shape without ``dim``) with ``dim`` back as size 1."""
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    groups = [[e if e < dim else e + 1] for e in range(rank - 1)]
+    if groups:
+        if dim < rank - 1:
+            groups[dim].insert(0, dim)
+        else:
+            groups[-1].append(dim)
+    static = [1 if d == dim else (DYNAMIC if kt.is_dynamic_dim(d) else kt.get_dim_size(d)) for d in range(rank)]
+    dynamic = [tensor.dim(keys, index_constant(d)) for d in range(rank) if d != dim and kt.is_dynamic_dim(d)]
+    out = ir.RankedTensorType.get(static, elem)
+    attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(_int(64), x) for x in g]) for g in groups])
+    return tensor.expand_shape(out, reduced, attr, dynamic, static)
+
+
+def _rank_select(keys, dim, k, order, out_t):
+    """k > 1 by counting: rank[i] = #{j : (key j, j) comes before (key i, i)}, then out[r] = the i of rank r.
+
+    Both are plain reductions that vectorize; the work is width^2 + width*k per row.
+    """
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    i32, i64 = _int(32), _int(64)
+    comp = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, i64), _dims_of(keys),
+                             lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
+    # loops: the key's dims, then j (rank) at the end
+    ident = list(range(rank))
+    at_j = [rank if d == dim else d for d in range(rank)]
+    zero_counts = linalg.fill(arith.constant(i32, 0), outs=[tensor.empty(_dims_of(keys), i32)])
+    counts = linalg.GenericOp([zero_counts.type], [comp, comp], [zero_counts],
+                              _maps(at_j, ident, ident, rank=rank + 1),
+                              _iterators(["parallel"] * rank + ["reduction"]))
+    block = counts.regions[0].blocks.append(i64, i64, i32)
+    with ir.InsertionPoint(block):
+        cj, ci, acc = block.arguments
+        before = arith.cmpi(arith.CmpIPredicate.sgt if order == "desc" else arith.CmpIPredicate.slt, cj, ci)
+        linalg.YieldOp([arith.addi(acc, arith.extui(i32, before))])
+    # loops: the output's dims (dim has size k: the rank r), then i at the end
+    sizes = _sizes(keys, dim, k)
+    zero_out = linalg.fill(arith.constant(out_t, 0), outs=[tensor.empty(sizes, out_t)])
+    sel = linalg.GenericOp([zero_out.type], [counts.results[0]], [zero_out],
+                           _maps(at_j, ident, rank=rank + 1),
+                           _iterators(["parallel"] * rank + ["reduction"]))
+    block = sel.regions[0].blocks.append(i32, out_t)
+    with ir.InsertionPoint(block):
+        rk, acc = block.arguments
+        r = arith.index_cast(i32, linalg.IndexOp(dim).result)
+        i = arith.index_cast(out_t, linalg.IndexOp(rank).result)
+        hit = arith.cmpi(arith.CmpIPredicate.eq, rk, r)
+        linalg.YieldOp([arith.addi(acc, arith.select(hit, i, arith.constant(out_t, 0)))])
+    return sel.results[0]
+
+
+def _parallel_generic(ins, out_type, out_sizes, body):
+    """A linalg.generic over ``out_type``'s shape, identity maps; ``body(block)`` yields."""
+    ty = ir.RankedTensorType(out_type)
+    empty = tensor.empty(out_sizes, ty.element_type)
+    ident = ir.AffineMapAttr.get(ir.AffineMap.get_identity(ty.rank))
+    par = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+    g = linalg.GenericOp([empty.type], ins, [empty], ir.ArrayAttr.get([ident] * (len(ins) + 1)),
+                         ir.ArrayAttr.get([par] * ty.rank))
+    block = g.regions[0].blocks.append(*[ir.RankedTensorType(v.type).element_type for v in ins],
+                                       ty.element_type)
+    with ir.InsertionPoint(block):
+        linalg.YieldOp([body(block)])
+    return g.results[0]
+
+
+def _dims_of(value):
+    ty = ir.RankedTensorType(value.type)
+    return [tensor.dim(value, index_constant(d)) if ty.is_dynamic_dim(d)
+            else ty.get_dim_size(d) for d in range(ty.rank)]
+
+
+def _extsi(idx, to):
+    shape = ir.RankedTensorType(idx.type).shape
+    out = ir.RankedTensorType.get(shape, to)
+    return _parallel_generic([idx], out, _dims_of(idx), lambda blk: arith.extsi(to, blk.arguments[0]))
+
+
+def _gather(keys, idx, dim):
+    """values[i] = keys[i with d = idx[i]]: the chosen keys' own bits."""
+    kt = ir.RankedTensorType(keys.type)
+    out = ir.RankedTensorType.get(ir.RankedTensorType(idx.type).shape, kt.element_type)
+
+    def body(blk):
+        at = [linalg.IndexOp(d).result for d in range(kt.rank)]
+        at[dim] = arith.index_cast(ir.IndexType.get(), blk.arguments[0])
+        return tensor.extract(keys, at)
+
+    return _parallel_generic([idx], out, _dims_of(idx), body)

@@ -1,0 +1,332 @@
+// RUN: opt-py %s --split-input-file -p sort-slice-to-topk | filecheck %s
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{allow-unordered-ties=true}' | filecheck %s --check-prefix=TIES
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=rank}' | filecheck %s --check-prefix=RANK
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=topk}' | filecheck %s --check-prefix=TOPK
+// RUN: not opt-py %s -p 'sort-slice-to-topk{form=sorted}' 2>&1 | filecheck %s --check-prefix=BADFORM
+// BADFORM: form must be one of auto, topk, rank, argmax, not 'sorted'
+
+
+// torch.topk as exported: oge over values and an i64 iota, indices sliced.
+// k = 4 of 64: the top-k op over ordered integer keys (-0.0 -> +0.0, NaN -> +qNaN, magnitude bits flipped
+// when negative), indices widened to i64.
+// CHECK-LABEL: func.func @topk_indices
+// CHECK-NOT: iree_linalg_ext.sort
+// CHECK: arith.cmpf uno
+// CHECK: arith.addf
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.shrsi
+// CHECK: arith.xori
+// CHECK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(1) ins(%{{.*}} : tensor<37x64xi32>) outs(%{{.*}}, %{{.*}} : tensor<37x4xi32>, tensor<37x4xi32>)
+// CHECK: arith.cmpi sgt
+// CHECK: arith.extsi %{{.*}} : i32 to i64
+// CHECK-NOT: iree_linalg_ext.sort
+// The rank form: an i64 composite (key << 32 | 2^32-1-index) per element, a count of those that come
+// before it, then the index of each rank r < k, written as i64 directly.
+// RANK-LABEL: func.func @topk_indices
+// RANK: arith.shli
+// RANK: arith.ori
+// RANK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// RANK: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+// RANK: arith.extui %{{.*}} : i1 to i32
+// RANK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<37x4xi64>)
+// RANK-NOT: iree_linalg_ext
+// RANK: return
+func.func @topk_indices(%x: tensor<37x64xf32>) -> tensor<37x4xi64> {
+  %e = tensor.empty() : tensor<37x64xi64>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<37x64xi64>) {
+  ^bb0(%o: i64):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  } -> tensor<37x64xi64>
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %iota : tensor<37x64xf32>, tensor<37x64xi64>) {
+  ^bb0(%a: f32, %b: f32, %p: i64, %q: i64):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<37x64xf32>, tensor<37x64xi64>
+  %k = tensor.extract_slice %s#1[0, 0] [37, 4] [1, 1] : tensor<37x64xi64> to tensor<37x4xi64>
+  return %k : tensor<37x4xi64>
+}
+
+// -----
+
+// Values and i32 indices, ascending, dynamic batch and width, two slice lengths:
+// one top-k of the longer, both slices read it; float values gathered from the keys.
+// CHECK-LABEL: func.func @both_asc_dynamic
+// CHECK: arith.bitcast %{{.*}} : f16 to i16
+// CHECK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(1) ins(%{{.*}} : tensor<?x?xi16>) outs(%{{.*}}, %{{.*}} : tensor<?x5xi16>, tensor<?x5xi32>)
+// CHECK: arith.cmpi slt
+// CHECK: %[[G:.*]] = linalg.generic
+// CHECK: tensor.extract %arg0
+// CHECK: tensor.extract_slice %[[G]][0, 0] [%{{.*}}, 2] [1, 1] : tensor<?x5xf16> to tensor<?x2xf16>
+// CHECK: tensor.extract_slice %[[T]]#1[0, 0] [%{{.*}}, 5] [1, 1] : tensor<?x5xi32> to tensor<?x5xi32>
+func.func @both_asc_dynamic(%x: tensor<?x?xf16>) -> (tensor<?x2xf16>, tensor<?x5xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?xf16>
+  %w = tensor.dim %x, %c1 : tensor<?x?xf16>
+  %e = tensor.empty(%n, %w) : tensor<?x?xi32>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<?x?xi32>) {
+  ^bb0(%o: i32):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i32
+    linalg.yield %c : i32
+  } -> tensor<?x?xi32>
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %iota : tensor<?x?xf16>, tensor<?x?xi32>) {
+  ^bb0(%a: f16, %b: f16, %p: i32, %q: i32):
+    %r = arith.cmpf ole, %a, %b : f16
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<?x?xf16>, tensor<?x?xi32>
+  %v = tensor.extract_slice %s#0[0, 0] [%n, 2] [1, 1] : tensor<?x?xf16> to tensor<?x2xf16>
+  %i = tensor.extract_slice %s#1[0, 0] [%n, 5] [1, 1] : tensor<?x?xi32> to tensor<?x5xi32>
+  return %v, %i : tensor<?x2xf16>, tensor<?x5xi32>
+}
+
+// -----
+
+// Integer keys sorted alone along dim 0. k = 4 of 16: auto counts ranks; forced to the top-k op,
+// the values are the op's (integer keys need no gathering back).
+// CHECK-LABEL: func.func @int_values_dim0
+// CHECK-NOT: iree_linalg_ext.topk
+// CHECK: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+// TOPK-LABEL: func.func @int_values_dim0
+// TOPK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(0) ins(%arg0 : tensor<16x3xi32>)
+// TOPK: arith.cmpi sgt
+// TOPK: tensor.extract_slice %[[T]]#0[0, 1] [4, 2] [1, 1]
+func.func @int_values_dim0(%x: tensor<16x3xi32>) -> tensor<4x2xi32> {
+  %s = iree_linalg_ext.sort dimension(0) outs(%x : tensor<16x3xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %r = arith.cmpi sge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<16x3xi32>
+  %v = tensor.extract_slice %s[0, 1] [4, 2] [1, 1] : tensor<16x3xi32> to tensor<4x2xi32>
+  return %v : tensor<4x2xi32>
+}
+
+// -----
+
+// Strict comparator: ties unordered, stock IREE's order is a bubble-sort artifact.
+// CHECK-LABEL: func.func @unsupported_strict
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+// TIES-LABEL: func.func @unsupported_strict
+// TIES-NOT: iree_linalg_ext.sort
+// TIES: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+func.func @unsupported_strict(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x8xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
+  return %v : tensor<4x2xf32>
+}
+
+// -----
+
+// A predicate that is not an order of the keys (une).
+// CHECK-LABEL: func.func @unsupported_predicate
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_predicate(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf une, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x8xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
+  return %v : tensor<4x2xf32>
+}
+
+// -----
+
+// Keys compared in reverse block order (b, a): not the single-key form matched.
+// CHECK-LABEL: func.func @unsupported_swapped_compare
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_swapped_compare(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %b, %a : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x8xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
+  return %v : tensor<4x2xf32>
+}
+
+// -----
+
+// A comparator with more than one op (a second key).
+// CHECK-LABEL: func.func @unsupported_two_keys
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_two_keys(%x: tensor<4x8xf32>, %y: tensor<4x8xi32>) -> tensor<4x2xf32> {
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %y : tensor<4x8xf32>, tensor<4x8xi32>) {
+  ^bb0(%a: f32, %b: f32, %p: i32, %q: i32):
+    %r = arith.cmpf oge, %a, %b : f32
+    %t = arith.cmpi slt, %p, %q : i32
+    %u = arith.andi %r, %t : i1
+    iree_linalg_ext.yield %u : i1
+  } -> tensor<4x8xf32>, tensor<4x8xi32>
+  %v = tensor.extract_slice %s#0[0, 0] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
+  return %v : tensor<4x2xf32>
+}
+
+// -----
+
+// The second operand is not an iota (an argument): its order is data.
+// CHECK-LABEL: func.func @unsupported_not_iota
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_not_iota(%x: tensor<4x8xf32>, %y: tensor<4x8xi32>) -> tensor<4x2xi32> {
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %y : tensor<4x8xf32>, tensor<4x8xi32>) {
+  ^bb0(%a: f32, %b: f32, %p: i32, %q: i32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x8xf32>, tensor<4x8xi32>
+  %v = tensor.extract_slice %s#1[0, 0] [4, 2] [1, 1] : tensor<4x8xi32> to tensor<4x2xi32>
+  return %v : tensor<4x2xi32>
+}
+
+// -----
+
+// An iota along the other dimension.
+// CHECK-LABEL: func.func @unsupported_iota_other_dim
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_iota_other_dim(%x: tensor<4x8xf32>) -> tensor<4x2xi32> {
+  %e = tensor.empty() : tensor<4x8xi32>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x8xi32>) {
+  ^bb0(%o: i32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    linalg.yield %c : i32
+  } -> tensor<4x8xi32>
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %iota : tensor<4x8xf32>, tensor<4x8xi32>) {
+  ^bb0(%a: f32, %b: f32, %p: i32, %q: i32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x8xf32>, tensor<4x8xi32>
+  %v = tensor.extract_slice %s#1[0, 0] [4, 2] [1, 1] : tensor<4x8xi32> to tensor<4x2xi32>
+  return %v : tensor<4x2xi32>
+}
+
+// -----
+
+// i64 indices over a dynamic width: the top-k op counts in i32.
+// CHECK-LABEL: func.func @unsupported_i64_dynamic_width
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_i64_dynamic_width(%x: tensor<4x?xf32>, %w: index) -> tensor<4x2xi64> {
+  %e = tensor.empty(%w) : tensor<4x?xi64>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x?xi64>) {
+  ^bb0(%o: i64):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  } -> tensor<4x?xi64>
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %iota : tensor<4x?xf32>, tensor<4x?xi64>) {
+  ^bb0(%a: f32, %b: f32, %p: i64, %q: i64):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x?xf32>, tensor<4x?xi64>
+  %v = tensor.extract_slice %s#1[0, 0] [4, 2] [1, 1] : tensor<4x?xi64> to tensor<4x2xi64>
+  return %v : tensor<4x2xi64>
+}
+
+// -----
+
+// A slice that does not start at 0 along the sorted dimension (dynamic width: no k = width).
+// CHECK-LABEL: func.func @unsupported_offset
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_offset(%x: tensor<4x?xf32>) -> tensor<4x2xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x?xf32>
+  %v = tensor.extract_slice %s[0, 1] [4, 2] [1, 1] : tensor<4x?xf32> to tensor<4x2xf32>
+  return %v : tensor<4x2xf32>
+}
+
+// -----
+
+// A stride along the sorted dimension (dynamic width).
+// CHECK-LABEL: func.func @unsupported_stride
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_stride(%x: tensor<4x?xf32>) -> tensor<4x2xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x?xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 2] : tensor<4x?xf32> to tensor<4x2xf32>
+  return %v : tensor<4x2xf32>
+}
+
+// -----
+
+// A dynamic slice length (dynamic width).
+// CHECK-LABEL: func.func @unsupported_dynamic_k
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_dynamic_k(%x: tensor<4x?xf32>, %k: index) -> tensor<4x?xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x?xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, %k] [1, 1] : tensor<4x?xf32> to tensor<4x?xf32>
+  return %v : tensor<4x?xf32>
+}
+
+// -----
+
+// The whole sorted result is also read and the width is dynamic: not a top-k of a known k.
+// CHECK-LABEL: func.func @unsupported_full_use
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_full_use(%x: tensor<4x?xf32>) -> (tensor<4x2xf32>, tensor<4x?xf32>) {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x?xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x?xf32> to tensor<4x2xf32>
+  return %v, %s : tensor<4x2xf32>, tensor<4x?xf32>
+}
+
+// -----
+
+// Unsigned compare of integer keys.
+// CHECK-LABEL: func.func @unsupported_unsigned
+// CHECK: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext.topk
+func.func @unsupported_unsigned(%x: tensor<4x8xi32>) -> tensor<4x2xi32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %r = arith.cmpi uge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x8xi32>
+  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x8xi32> to tensor<4x2xi32>
+  return %v : tensor<4x2xi32>
+}
+
+// -----
+
+// Static width: a use of the whole result is the top-k of k = width (a full sort, by counting).
+// CHECK-LABEL: func.func @whole_use_static
+// CHECK-NOT: iree_linalg_ext.sort
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+// CHECK: return
+func.func @whole_use_static(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x8xf32>) {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf ole, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x8xf32>
+  %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
+  return %v, %s : tensor<4x2xf32>, tensor<4x8xf32>
+}

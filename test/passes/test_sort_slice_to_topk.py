@@ -1,0 +1,193 @@
+"""sort-slice-to-topk end to end: the top-k op computes what the sort did.
+
+Programs are compiled with the pass injected after global-optimization and
+run on the IREE runtime. The strict-comparator matrix of topk.py (ties
+unordered, so rewritten only with allow-unordered-ties) is checked against
+numpy with topk.check; the form torch exports (oge/ole, stable in IREE's
+bubble sort) must give exactly stock IREE's indices and values, ties included,
+and numpy's stable argsort. OPT_PY_TOPK_FULL=1 runs the whole matrix.
+"""
+
+import os
+
+import numpy as np
+import pytest
+from opt_py.cases import topk
+
+from opt_py.iree import e2e
+
+CPU = e2e.TARGETS["cpu"]
+PASS = "global-optimization:sort-slice-to-topk"
+TIES = "global-optimization:sort-slice-to-topk{allow-unordered-ties=true}"
+FORMS = ["topk", "rank", "argmax"]
+
+
+def forced(form, ties=False):
+    """The pass with one form forced (argmax applies only where k = 1)."""
+    opts = [f"form={form}"] + (["allow-unordered-ties=true"] if ties else [])
+    return f"global-optimization:sort-slice-to-topk{{{' '.join(opts)}}}"
+
+
+def _forms(variants):
+    return [(v, f) for v in variants for f in FORMS if f != "argmax" or v.k == 1]
+
+SAMPLE = [
+    topk.Variant("indices", 4, 64, "f32", 4, "desc"),
+    topk.Variant("values", 1, 8, "f16", None, "asc"),
+    topk.Variant("both", 1024, 1024, "i32", 4, "desc"),
+    topk.Variant("both", 32, 64, "i32", None, "asc"),
+    topk.Variant("indices", 1, 1024, "f16", 4, "asc"),
+    topk.Variant("both", 8, 8, "f32", None, "desc"),
+]
+FULL = topk.matrix() if os.environ.get("OPT_PY_TOPK_FULL") else SAMPLE
+
+
+def _compile(tmp_path, name, text, inject):
+    path = tmp_path / f"{name}.mlir"
+    path.write_text(text)
+    return e2e.compile_program(str(path), CPU, inject=inject)
+
+
+def _stable(v, text):
+    """The variant's program with the comparator torch exports (non-strict: stable)."""
+    return text.replace("cmpf ogt", "cmpf oge").replace("cmpf olt", "cmpf ole") \
+               .replace("cmpi sgt", "cmpi sge").replace("cmpi slt", "cmpi sle")
+
+
+def _tie_heavy(v, rng):
+    rows = v.batch if v.batch is not None else 3
+    return rng.integers(-2, 3, (rows, v.width)).astype(topk._NP[v.dtype])
+
+
+@pytest.mark.parametrize("v", FULL, ids=[v.name for v in FULL])
+def test_matrix_matches_numpy(v, tmp_path):
+    """The automatic choice of form, over the matrix."""
+    vmfb = _compile(tmp_path, v.name, topk.program(v), (TIES,))
+    for x in (topk.make_input(v, np.random.default_rng(1)), _tie_heavy(v, np.random.default_rng(2))):
+        problems = topk.check(v, x, e2e.run_runtime(vmfb, CPU, "topk", [x]))
+        assert not problems, problems
+
+
+SAMPLE_K1 = SAMPLE + [topk.Variant("both", 1, 64, "f32", 4, "desc"), topk.Variant("indices", 1, 8, "i32", None, "asc")]
+
+
+@pytest.mark.parametrize("v,form", _forms(SAMPLE_K1), ids=[f"{v.name}-{f}" for v, f in _forms(SAMPLE_K1)])
+def test_stable_form_equals_stock_iree(v, form, tmp_path):
+    """Each form, on the comparator torch exports, gives stock IREE's numbers, ties included."""
+    text = _stable(v, topk.program(v))
+    rewritten = _compile(tmp_path, v.name + "_t", text, (forced(form),))
+    stock = _compile(tmp_path, v.name + "_s", text, ())
+    x = _tie_heavy(v, np.random.default_rng(3))
+    got = e2e.run_runtime(rewritten, CPU, "topk", [x])
+    want = e2e.run_runtime(stock, CPU, "topk", [x])
+    key = -x if v.order == "desc" else x
+    order = np.argsort(key.astype(np.float64), axis=1, kind="stable")[:, : v.k]
+    expect = {"values": [np.take_along_axis(x, order, 1)], "indices": [order],
+              "both": [np.take_along_axis(x, order, 1), order]}[v.outputs]
+    for g, w, e in zip(got, want, expect):
+        assert np.array_equal(g, w), "differs from stock IREE"
+        assert np.array_equal(g.astype(np.float64), e.astype(np.float64)), "differs from numpy's stable order"
+
+
+@pytest.mark.parametrize("form,k,batch,present", [
+    ("topk", 4, 4, "iree_linalg_ext.topk"), ("rank", 4, 4, "i1 to i32"), ("argmax", 1, 4, "arith.maxsi"),
+    ("auto", 4, 4, "iree_linalg_ext.topk"), ("auto", 1, 4, "arith.maxsi"), ("auto", 32, 4, "i1 to i32"),
+    ("topk", 64, 1, "iree_linalg_ext.topk"), ("rank", 64, 1, "i1 to i32")])
+def test_the_pass_rewrites(form, k, batch, present, tmp_path):
+    """The sort is gone and the chosen form is there (the tests above would pass vacuously otherwise).
+
+    Batch 1 with k = width: IREE drops the iota's unit dimension and the slice before the pass runs."""
+    from opt_py.iree.phases import Injection, compile_with_injections
+
+    v = topk.Variant("both", k, 64, "f32", batch, "desc")
+    path = tmp_path / "p.mlir"
+    path.write_text(_stable(v, topk.program(v)))
+    res = compile_with_injections(str(path), list(CPU.compile_flags), [Injection.parse(forced(form))],
+                                  compile_to="dispatch-creation")
+    text = res.output.decode()
+    assert "iree_linalg_ext.sort" not in text and present in text
+    assert ("iree_linalg_ext.topk" in text) == (present == "iree_linalg_ext.topk")
+
+
+DYN_WIDTH = """
+func.func @topk(%x: tensor<?x?xDT>) -> (tensor<?xKxDT>, tensor<?xKxi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?xDT>
+  %w = tensor.dim %x, %c1 : tensor<?x?xDT>
+  %e = tensor.empty(%n, %w) : tensor<?x?xi32>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<?x?xi32>) {
+  ^bb0(%o: i32):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i32
+    linalg.yield %c : i32
+  } -> tensor<?x?xi32>
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %iota : tensor<?x?xDT>, tensor<?x?xi32>) {
+  ^bb0(%a: DT, %b: DT, %p: i32, %q: i32):
+    %r = CMP, %a, %b : DT
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<?x?xDT>, tensor<?x?xi32>
+  %v = tensor.extract_slice %s#0[0, 0] [%n, K] [1, 1] : tensor<?x?xDT> to tensor<?xKxDT>
+  %i = tensor.extract_slice %s#1[0, 0] [%n, K] [1, 1] : tensor<?x?xi32> to tensor<?xKxi32>
+  return %v, %i : tensor<?xKxDT>, tensor<?xKxi32>
+}
+"""
+
+
+@pytest.mark.parametrize("dt,cmp,k", [("f32", "arith.cmpf oge", 3), ("i32", "arith.cmpi sle", 5),
+                                      ("f16", "arith.cmpf ole", 1)])
+def test_dynamic_batch_and_width(dt, cmp, k, tmp_path):
+    text = DYN_WIDTH.replace("DT", dt).replace("CMP", cmp).replace("K", str(k))
+    rewritten = _compile(tmp_path, "t", text, (PASS,))
+    stock = _compile(tmp_path, "s", text, ())
+    rng = np.random.default_rng(4)
+    for rows, width in ((2, 7), (5, 40)):
+        x = rng.integers(-3, 4, (rows, width)).astype(topk._NP[dt])
+        got = e2e.run_runtime(rewritten, CPU, "topk", [x])
+        want = e2e.run_runtime(stock, CPU, "topk", [x])
+        for g, w in zip(got, want):
+            assert np.array_equal(g, w)
+
+
+@pytest.mark.parametrize("form", ["topk", "rank"])
+def test_nan_ranks_highest_as_in_torch(form, tmp_path):
+    """NaN: stock IREE's comparator has no order for it; the rewrite follows torch (NaN largest)."""
+    v = topk.Variant("both", 4, 8, "f32", 2, "desc")
+    vmfb = _compile(tmp_path, "nan", _stable(v, topk.program(v)), (forced(form),))
+    x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2],
+                  [-np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf]], np.float32)
+    vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    assert idx.tolist() == [[1, 4, 3, 2], [0, 1, 2, 3]]
+    assert np.isnan(vals[0, :2]).all() and vals[0, 2:].tolist() == [np.inf, 3] and (vals[1] == -np.inf).all()
+
+
+@pytest.mark.parametrize("order,want", [("desc", [[1], [0], [0]]), ("asc", [[5], [0], [1]])])
+def test_argmax_nan_and_ties(order, want, tmp_path):
+    """k = 1: NaN is the largest (first NaN wins descending, never chosen ascending while a number is left)."""
+    v = topk.Variant("both", 1, 8, "f32", 3, order)
+    vmfb = _compile(tmp_path, "nan1", _stable(v, topk.program(v)), (forced("argmax"),))
+    x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2],
+                  [-np.inf] * 8, [np.nan, -0.0, 0.0, -0.0, 5, 5, 5, 5]], np.float32)
+    vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    assert idx.tolist() == want
+    assert np.array_equal(vals, np.take_along_axis(x, idx, 1), equal_nan=True)
+    assert np.array_equal(np.signbit(vals), np.signbit(np.take_along_axis(x, idx, 1)))
+
+
+@pytest.mark.parametrize("form", ["topk", "rank"])
+def test_nan_last_when_ascending(form, tmp_path):
+    x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2]], np.float32)
+    v = topk.Variant("both", 8, 8, "f32", 1, "asc")
+    vmfb = _compile(tmp_path, "nan_asc", _stable(v, topk.program(v)), (forced(form),))
+    vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    assert idx.tolist() == [[5, 6, 0, 7, 2, 3, 1, 4]]  # -0.0 and 0.0 tie: lower index first; NaNs last
+
+
+@pytest.mark.parametrize("form", ["topk", "rank"])
+def test_signed_zeros_keep_their_bits(form, tmp_path):
+    v = topk.Variant("both", 8, 8, "f32", 1, "asc")
+    vmfb = _compile(tmp_path, "zeros", _stable(v, topk.program(v)), (forced(form),))
+    x = np.array([[1, 5, 3, 4, 6, -0.0, 0.0, 2]], np.float32)
+    vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    assert idx.tolist() == [[5, 6, 0, 7, 2, 3, 1, 4]]  # -0.0 and 0.0 tie: lower index first
+    assert np.signbit(vals[0, 0]) and not np.signbit(vals[0, 1])  # each value's own bits

@@ -1,0 +1,117 @@
+"""Top-k speed on CPU: sort-slice-to-topk vs stock IREE's sort path vs torch.topk.
+
+The program is what torch.topk(x, k, dim=-1).indices exports to (a sort with
+`oge` over the values and an i64 iota, indices sliced), x of 37 x width f32.
+IREE is timed with iree-benchmark-module (min over repetitions of the mean
+per call) on local-sync (one thread, no scheduling) and local-task (thread
+pool); a one-dispatch elementwise module of the same shape gives the
+runtime's floor. torch is timed with torch.utils.benchmark (2 threads).
+Stock IREE's bubble sort is O(width^2) per row: at width 32768 one call would
+take minutes, so it is run only with --stock-wide.
+
+    python tools/bench_topk_speed.py [--stock-wide] [--widths 64,1024,32768] [--ks 1,4,64] [--reps 5]
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from opt_py.cases import topk
+from opt_py.iree import e2e
+
+B = 37
+
+
+def program(width, k):
+    v = topk.Variant("indices", k, width, "f32", B, "desc")
+    return topk.program(v).replace("cmpf ogt", "cmpf oge").replace("xi32>", "xi64>") \
+        .replace(": i32", ": i64").replace("to i32", "to i64")
+
+
+def trivial(width):
+    return (f"func.func @topk(%x: tensor<{B}x{width}xf32>) -> tensor<{B}x{width}xf32> {{\n"
+            f"  %r = arith.negf %x : tensor<{B}x{width}xf32>\n  return %r : tensor<{B}x{width}xf32>\n}}\n")
+
+
+def bench(vmfb, width, device, reps=5, min_time="0.1s"):
+    """min over ``reps`` repetitions of iree-benchmark-module's mean time per call, in us."""
+    with tempfile.NamedTemporaryFile(suffix=".vmfb") as f:
+        f.write(vmfb)
+        f.flush()
+        out = subprocess.run(
+            ["nice", "-n", "10", e2e._runtime_tool("iree-benchmark-module"), f"--module={f.name}",
+             f"--device={device}", "--function=topk", f"--input={B}x{width}xf32",
+             f"--benchmark_min_time={min_time}", f"--benchmark_repetitions={reps}"],
+            capture_output=True, text=True, check=True).stdout
+    times = []
+    for line in out.splitlines():
+        m = re.match(r"BM_\S+\s+([\d.]+) (ns|us|ms|s)\b", line)
+        if m and not re.search(r"_(mean|median|stddev|cv)\b", line.split()[0]):
+            times.append(float(m.group(1)) * {"ns": 1e-3, "us": 1, "ms": 1e3, "s": 1e6}[m.group(2)])
+    return min(times)
+
+
+def torch_us(width, k):
+    import torch
+    import torch.utils.benchmark as tb
+
+    torch.set_num_threads(2)
+    x = torch.randn(B, width)
+    t = tb.Timer("torch.topk(x, k, dim=-1).indices", globals=dict(torch=torch, x=x, k=k))
+    return t.blocked_autorange(min_run_time=0.3).median * 1e6
+
+
+def compile_text(text, inject):
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "p.mlir")
+        open(p, "w").write(text)
+        return e2e.compile_program(p, e2e.TARGETS["cpu"], inject=inject)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--stock-wide", action="store_true", help="also time stock IREE's sort at width 32768")
+    ap.add_argument("--widths", default="64,1024,32768")
+    ap.add_argument("--ks", default="1,4,64")
+    ap.add_argument("--reps", type=int, default=5)
+    a = ap.parse_args()
+    from opt_py.patterns.sort_slice_to_topk import choose_form
+
+    devs = ("local-sync", "local-task")
+    print(f"x: {B} x width f32, indices (i64) of torch.topk(x, k, dim=-1); us per call, min of {a.reps} "
+          "repetitions of iree-benchmark-module's mean; sync = local-sync, task = local-task")
+    cols = ["width", "k", "auto form", "auto s/t", "topk-op s/t", "rank s/t", "stock sort s/t", "floor s/t", "torch",
+            "auto-sync/torch"]
+    print(" | ".join(cols))
+
+    def pair(vmfb, width, **kw):
+        return "/".join(f"{bench(vmfb, width, d, reps=a.reps, **kw):.0f}" for d in devs)
+
+    for width in map(int, a.widths.split(",")):
+        floor = pair(compile_text(trivial(width), ()), width)
+        for k in map(int, a.ks.split(",")):
+            if k > width:
+                continue
+            text = program(width, k)
+            form = choose_form(width, k, 32)
+            auto = compile_text(text, ("global-optimization:sort-slice-to-topk",))
+            auto_sync = bench(auto, width, "local-sync", reps=a.reps)
+            auto_s = f"{auto_sync:.0f}/{bench(auto, width, 'local-task', reps=a.reps):.0f}"
+            topk_s = pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=topk}",)), width)
+            rank_s = (pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=rank}",)), width)
+                      if width <= 1024 else "skipped (width^2)")
+            if width <= 1024 or a.stock_wide:
+                quick = dict(min_time="1x") if width > 64 else {}
+                stock_s = pair(compile_text(text, ()), width, **quick)
+            else:
+                stock_s = "skipped (minutes)"
+            t = torch_us(width, k)
+            print(" | ".join([str(width), str(k), form, auto_s, topk_s, rank_s, stock_s, floor, f"{t:.0f}",
+                              f"{auto_sync / t:.1f}x"]), flush=True)
+
+
+if __name__ == "__main__":
+    main()
