@@ -31,6 +31,8 @@ class Fix:
 
 
 FIXES: tuple[Fix, ...] = (
+    Fix("sort-slice-to-topk", "a sort read only through a leading slice (torch.topk, argsort[:k]): IREE's "
+        "O(n^2) sort becomes a top-k, an arg-max or a rank count", phase="global-optimization"),
     Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion",
         phase="global-optimization"),
     Fix("softmax-fuse-elementwise", "softmax/normalization fused with its neighbours without full-size temporaries",

@@ -599,7 +599,7 @@ def hunt(path: str, function: str, inputs, a: Build, b: Build, *, rtol=None, ato
     if not all(d.same for d in e2e.compare(untraced, ta.results, 0.0, 0.0)):
         lines.append("note: tracing changes A's results (the traced program allocates differently); "
                      "the report is about the traced program")
-    side, labels, trace = a, la, ta
+    labels, trace = la, ta
     if single:
         lines.append("A and B are the same build: checking that every value reaches its consumers unchanged")
         finding = check_consistency(la, ta, inputs)
@@ -609,14 +609,14 @@ def hunt(path: str, function: str, inputs, a: Build, b: Build, *, rtol=None, ato
         lines.append(f"B: {len(calls_as_ran(lb, tb))} dispatch calls traced")
         finding = first_difference(la, ta, lb, tb, rtol, atol)
         if finding is None:
-            for name, build, lab, tr in (("B", b, lb, tb), ("A", a, la, ta)):
+            for name, lab, tr in (("B", lb, tb), ("A", la, ta)):
                 finding = check_consistency(lab, tr, inputs)
                 if finding:
-                    side, labels, trace = build, lab, tr
+                    labels, trace = lab, tr
                     lines.append(f"A and B agree, but {name} is not consistent with itself:")
                     break
         elif finding.ran is not None:
-            side, labels, trace = b, lb, tb
+            labels, trace = lb, tb
     if finding is None:
         lines.append("every dispatch agrees" if not single else "every value reaches its consumers unchanged")
         return Hunt(lines, None)
