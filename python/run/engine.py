@@ -216,7 +216,7 @@ def run_plan(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Col
     if not plan.steps:
         if opts.verify_each:
             try:
-                root.verify()
+                _verify(root)
             except ir.MLIRError as e:
                 collector.add_error(e)
                 return False
@@ -241,7 +241,7 @@ def run_plan(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Col
             return False
         if changed and opts.verify_each:
             try:
-                root.verify()
+                _verify(root)
             except ir.MLIRError as e:
                 collector.add_error(e)
                 collector.diags.append(Diag("error", f"IR verification failed after pass '{stage.py.pass_.py.name}'"))
@@ -290,3 +290,18 @@ def print_ir(root, opts: OptOptions):
         print_generic_op_form=opts.print_op_generic,
         use_local_scope=opts.print_local_scope,
     )
+
+
+def _verify(root):
+    """``root.verify()`` with the context's threads off: the bindings' verify
+    keeps the GIL while MLIR verifies regions on worker threads, and a worker
+    that reports an error waits for the GIL (a deadlock, seen in opt-py compile)."""
+    ctx = root.context
+    threaded = ctx.get_num_threads() > 1
+    if threaded:
+        ctx.enable_multithreading(False)
+    try:
+        root.verify()
+    finally:
+        if threaded:
+            ctx.enable_multithreading(True)
