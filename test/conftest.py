@@ -1,3 +1,5 @@
+"""Suite-wide fixtures (targets) and options: ``--runslow`` opts into tests marked ``slow``."""
+
 import os
 import sys
 
@@ -40,3 +42,21 @@ def gpu_compile_target(request):
     from opt_py.iree import e2e
 
     return e2e.TARGETS[request.param]
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run tests marked slow (or set OPT_PY_RUNSLOW=1)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: long-running; skipped unless --runslow or OPT_PY_RUNSLOW=1")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow") or os.environ.get("OPT_PY_RUNSLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow or OPT_PY_RUNSLOW=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
