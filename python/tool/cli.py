@@ -65,7 +65,8 @@ def opt_parser():
         prog="opt-py",
         description="Run MLIR pass pipelines mixing Python and C++ (MLIR and IREE) passes.",
         epilog="Subcommands: 'opt-py compile --help' (compile with IREE, passes injected), "
-        "'opt-py compare --help' (compile two ways, run both, diff the outputs).",
+        "'opt-py compare --help' (compile two ways, run both, diff the outputs; --per-dispatch finds the dispatch), "
+        "'opt-py bundle --help' (compile the corpus and generated programs for a GPU, to run where it is).",
     )
     p.add_argument("input", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.add_argument("-o", dest="output", default="-", help="output file (written only on success)")
@@ -407,7 +408,13 @@ def compile_main(argv: list[str]) -> int:
     return write_output(args.output, result.output)
 
 
-SUBCOMMANDS = {"compile": compile_main, "compare": compare_main}
+def bundle_main(argv: list[str]) -> int:
+    from ..iree.bundle import bundle_main as write
+
+    return write(argv)
+
+
+SUBCOMMANDS = {"compile": compile_main, "compare": compare_main, "bundle": bundle_main}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,254 @@
+"""Write a bundle: modules compiled here for a device that is elsewhere.
+
+A bundle is a directory that a machine with only ``iree-base-runtime`` and
+numpy can run (``python DIR/run_bundle.py DIR --device cuda``, or
+``python -m opt_py.iree.bundle_run DIR``): for each case its inputs, its reference
+outputs and one .vmfb per variant (stock IREE, and IREE with Python pipelines
+injected), and manifest.json saying what is what. A variant that does not
+compile is recorded with its error, so the run counts it as failed.
+
+    bundle_main(["-o", "out", "--target", "cuda",
+                 "--inject", "executable-sources:sort-drop-unused-results"])
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import OptPyError
+from .bundle_run import FORMAT
+
+CORPUS = Path(__file__).resolve().parents[2] / "test" / "models"  # in a source checkout
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A way of compiling: stock (no injections) or with opt-py pipelines."""
+
+    name: str
+    inject: tuple[str, ...] = ()
+    inject_codegen: tuple[str, ...] = ()
+    extra_flags: tuple[str, ...] = ()
+
+
+STOCK = Variant("stock")
+
+
+@dataclass
+class Case:
+    """A program, its inputs and reference outputs, and what stock IREE is
+    known to do with it (``known``: target or ``<target>-run`` -> "wrong" or
+    "compile-error: <text>", as in test/models manifests)."""
+
+    name: str
+    family: str
+    program: str  # path to an MLIR file
+    function: str
+    inputs: list
+    expected: list
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    known: dict = field(default_factory=dict)
+
+
+def corpus_cases(root=CORPUS, names=None, families=None) -> list[Case]:
+    """The real-model corpus (test/models) as bundle cases."""
+    root = Path(root)
+    cases = []
+    for mpath in sorted(root.glob("*/manifest.json")):
+        m = json.loads(mpath.read_text())
+        if (names and m["name"] not in names) or (families and m["family"] not in families):
+            continue
+        d = mpath.parent
+        cases.append(Case(
+            m["name"], m["family"], str(d / "model.mlir"), m["function"],
+            [np.load(d / f"input{i}.npy") for i in range(len(m["inputs"]))],
+            [np.load(d / f"expected{i}.npy") for i in range(len(m["outputs"]))],
+            m["tolerance"]["rtol"], m["tolerance"]["atol"], m.get("known", {}),
+        ))
+    missing = set(names or ()) - {c.name for c in cases}
+    if missing:
+        raise OptPyError(f"no such cases in {root}: {', '.join(sorted(missing))}")
+    return cases
+
+
+def _stock_expectation(case: Case, target: str) -> str:
+    """What a run of stock IREE's module is expected to give on ``target``."""
+    for key in (target, f"{target}-run"):
+        status = case.known.get(key, "")
+        if status.startswith("compile-error"):
+            return "compile-error"
+        if status == "wrong":
+            return "wrong"
+    return "right"
+
+
+def _versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for pkg in ("iree-base-compiler", "iree-base-runtime", "opt-py"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            pass
+    return out
+
+
+def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(STOCK,),
+                 log=None) -> dict:
+    """Compile every case in every variant for ``target`` into ``out_dir``;
+    returns the manifest (also written as out_dir/manifest.json)."""
+    from . import e2e
+
+    tgt = e2e.TARGETS[target]
+    names = [v.name for v in variants]
+    if len(set(names)) != len(names):
+        raise OptPyError(f"variant names repeat: {names}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for case in cases:
+        cdir = out / "cases" / case.name
+        cdir.mkdir(parents=True, exist_ok=True)
+        entry = {
+            "name": case.name, "family": case.family, "function": case.function,
+            "inputs": [], "expected": [], "tolerance": {"rtol": case.rtol, "atol": case.atol},
+            "modules": {}, "known": {},
+        }
+        for kind, arrays in (("input", case.inputs), ("expected", case.expected)):
+            for i, a in enumerate(arrays):
+                rel = f"cases/{case.name}/{kind}{i}.npy"
+                np.save(out / rel, np.asarray(a))
+                entry["inputs" if kind == "input" else "expected"].append(rel)
+        for v in variants:
+            rel = f"cases/{case.name}/{v.name}.vmfb"
+            try:
+                vmfb = e2e.compile_program(case.program, tgt, inject=v.inject, inject_codegen=v.inject_codegen,
+                                           extra_flags=v.extra_flags)
+                (out / rel).write_bytes(vmfb)
+                entry["modules"][v.name] = {"vmfb": rel}
+                status = "compiled"
+            except Exception as e:  # noqa: BLE001 - a compile failure is this variant's outcome
+                msg = str(e).strip()
+                entry["modules"][v.name] = {"compile_error": _first_error(msg)}
+                status = "compile error"
+            if log:
+                log(f"{case.name:34} {v.name:12} {status}")
+        if "stock" in names:  # a generated program's stock outcome is what the bundle measures
+            entry["known"]["stock"] = "any" if case.family.startswith("random ") else _stock_expectation(case, target)
+        entries.append(entry)
+    manifest = {
+        "format": FORMAT,
+        "target": target,
+        "device": tgt.device,
+        "compile_flags": list(tgt.compile_flags),
+        "created_with": _versions(),
+        "variants": {v.name: {"inject": list(v.inject), "inject_codegen": list(v.inject_codegen),
+                              "extra_flags": list(v.extra_flags)} for v in variants},
+        "cases": entries,
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    shutil.copyfile(Path(__file__).with_name("bundle_run.py"), out / "run_bundle.py")
+    return manifest
+
+
+def _first_error(msg: str) -> str:
+    """The first 'error:' line of a compiler message (all of it when none)."""
+    for line in msg.splitlines():
+        if "error:" in line:
+            return line.strip()[:500]
+    return msg[:500]
+
+
+GENERATORS = {"scatter": "scatter", "reshape-store": "fold_collapse_shape_into_store"}  # name -> cases module
+
+
+def generator_cases(name: str, n: int, seed: int = 0) -> list[Case]:
+    """``n`` cases of one of opt-py's random program generators (exact references from numpy)."""
+    import importlib
+    import tempfile
+
+    if name not in GENERATORS:
+        raise OptPyError(f"no generator '{name}' (generators: {', '.join(GENERATORS)})")
+    gen = importlib.import_module(f"..cases.{GENERATORS[name]}", __package__)
+    tmp = Path(tempfile.mkdtemp(prefix=f"opt-py-bundle-{name}-"))
+    out = []
+    for i in range(n):
+        case = gen.random_case(seed + i)
+        path = tmp / f"{name}_{seed + i}.mlir"
+        path.write_text(gen.program(case))
+        args = gen.inputs(case)
+        want = gen.expected(case, args)
+        want = list(want) if isinstance(want, (list, tuple)) else [want]
+        out.append(Case(f"{name}_{seed + i}", f"random {name}", str(path), "main" if "func.func @main" in path.read_text()
+                        else _first_function(path.read_text()), list(args), want, rtol=0.0, atol=0.0))
+    return out
+
+
+def _first_function(text: str) -> str:
+    import re
+
+    m = re.search(r"func\.func @([\w$.\-]+)", text)
+    if m is None:
+        raise OptPyError("a generated program has no function")
+    return m.group(1)
+
+
+def bundle_main(argv=None) -> int:
+    """``opt-py bundle``: write a bundle (the model corpus, generated programs) for a target."""
+    p = argparse.ArgumentParser(prog="opt-py bundle", description=__doc__.splitlines()[0])
+    p.add_argument("-o", "--output", required=True, help="bundle directory to write")
+    p.add_argument("--target", choices=["cuda", "rocm", "cpu"], default="cuda")
+    p.add_argument("--case", action="append", default=None, help="a corpus model to include (repeatable; default all)")
+    p.add_argument("--family", action="append", default=None, help="include the models of this family (repeatable)")
+    p.add_argument("--corpus", default=str(CORPUS), help="model corpus directory (default: test/models)")
+    p.add_argument("--no-corpus", action="store_true", help="leave out the model corpus")
+    p.add_argument("--generator", action="append", default=[], metavar="NAME=N",
+                   help="add N random programs of a generator: scatter=100, reshape-store=50 (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="first seed of the generated programs")
+    p.add_argument("--inject", action="append", default=[], metavar="PHASE:PIPELINE",
+                   help="add a variant compiled with these injections (repeatable, as opt-py compile)")
+    p.add_argument("--inject-codegen", action="append", default=[], metavar="before|after:PASS:PIPELINE")
+    p.add_argument("--variant-name", default="opt-py", help="name of the injected variant (default: opt-py)")
+    p.add_argument("--no-fixes", action="store_true", help="leave out the 'fixes' variant (opt-py compile --fixes)")
+    p.add_argument("--no-stock", action="store_true", help="leave out the stock variant")
+    a = p.parse_args(argv)
+    from . import e2e, fixes
+
+    variants = [] if a.no_stock else [STOCK]
+    if not a.no_fixes:
+        phase, codegen = fixes.injections(fixes.select("all"), e2e.TARGETS[a.target].compile_flags)
+        variants.append(Variant("fixes", tuple(f"{j.phase}:{j.pipeline}" for j in phase),
+                                tuple(f"{c.where}:{c.pass_name}:{c.pipeline}" for c in codegen)))
+    if a.inject or a.inject_codegen:
+        variants.append(Variant(a.variant_name, tuple(a.inject), tuple(a.inject_codegen)))
+    if not variants:
+        p.error("no variants: give --inject or drop --no-stock / --no-fixes")
+    try:
+        cases = [] if a.no_corpus else corpus_cases(a.corpus, a.case, a.family)
+        for spec in a.generator:
+            name, _, n = spec.partition("=")
+            if not n.isdigit():
+                raise OptPyError(f"--generator expects NAME=N, got '{spec}'")
+            cases += generator_cases(name, int(n), a.seed)
+        if not cases:
+            raise OptPyError("no cases selected")
+        manifest = write_bundle(a.output, cases, target=a.target, variants=variants,
+                                log=lambda s: print(s, file=sys.stderr, flush=True))
+    except OptPyError as e:
+        print(f"opt-py: error: {e}", file=sys.stderr)
+        return 1
+    failed = sum("compile_error" in m for c in manifest["cases"] for m in c["modules"].values())
+    print(f"wrote {a.output}: {len(manifest['cases'])} cases x {len(variants)} variants for {a.target} "
+          f"({failed} did not compile); run it with: python {os.path.join(a.output, 'run_bundle.py')} "
+          f"{a.output} --device {manifest['device']}")
+    return 0

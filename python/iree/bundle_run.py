@@ -1,0 +1,239 @@
+"""Run a bundle written by opt_py.iree.bundle (opt-py bundle) on the machine that has the device.
+
+    python -m opt_py.iree.bundle_run DIR --device cuda   (or: python DIR/run_bundle.py DIR --device cuda)
+    python DIR/run_bundle.py DIR --device cuda      # the copy write_bundle puts in DIR
+
+Needs only ``iree-base-runtime`` (of the compiler's version, in the bundle's
+manifest) and numpy: this file imports nothing else, and nothing from opt_py,
+so it runs where no compiler is installed. It runs every module of every
+variant on the device, compares each output with the reference at the case's
+tolerance, prints a table per family and variant (right / wrong / failed) and
+writes results.json. Exit status: 0 when every outcome is the expected one
+(right, or the stock failure the bundle records as known; stock on generated
+programs may be anything), 1 otherwise, 2 for
+a bundle or device that cannot be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+FORMAT = "opt-py-bundle/1"
+
+
+# --------------------------------------------------------------------------
+# One module
+# --------------------------------------------------------------------------
+
+
+def compare_outputs(outs, refs, rtol: float, atol: float) -> tuple[bool, str]:
+    """(all outputs match, a one-line account of the first differences)."""
+    if len(outs) != len(refs):
+        return False, f"{len(outs)} outputs, expected {len(refs)}"
+    notes = []
+    for i, (x, y) in enumerate(zip(outs, refs)):
+        x, y = np.asarray(x), np.asarray(y)
+        if x.shape != y.shape or x.dtype != y.dtype:
+            notes.append(f"out{i}: {x.shape}/{x.dtype} vs {y.shape}/{y.dtype}")
+            continue
+        xf, yf = x.astype(np.float64), y.astype(np.float64)
+        close = np.isclose(xf, yf, rtol=rtol, atol=atol, equal_nan=True)
+        if not close.all():
+            err = np.where(close, 0.0, np.abs(xf - yf))
+            notes.append(f"out{i}: {int((~close).sum())}/{close.size} differ, max abs {float(np.nanmax(err)):.3g}")
+    return not notes, "; ".join(notes)
+
+
+def run_module(vmfb_path: str, device: str, function: str, inputs) -> list[np.ndarray]:
+    import iree.runtime as rt
+
+    config = rt.Config(device)
+    ctx = rt.SystemContext(config=config)
+    ctx.add_vm_module(rt.VmModule.mmap(config.vm_instance, vmfb_path))
+    result = ctx.modules.module[function](*inputs)
+    results = result if isinstance(result, (list, tuple)) else [result]
+    return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
+
+
+def run_one(root: str, case: dict, variant: str, device: str) -> dict:
+    """The outcome of one (case, variant): right, wrong, compile-error or run-error."""
+    module = case["modules"][variant]
+    if "compile_error" in module:
+        return {"outcome": "compile-error", "detail": module["compile_error"], "seconds": 0.0}
+    t0 = time.perf_counter()
+    try:
+        inputs = [np.load(os.path.join(root, p)) for p in case["inputs"]]
+        refs = [np.load(os.path.join(root, p)) for p in case["expected"]]
+        outs = run_module(os.path.join(root, module["vmfb"]), device, case["function"], inputs)
+        same, detail = compare_outputs(outs, refs, case["tolerance"]["rtol"], case["tolerance"]["atol"])
+        outcome = "right" if same else "wrong"
+    except Exception as e:  # noqa: BLE001 - any runtime failure is this module's outcome
+        outcome, detail = "run-error", f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
+    return {"outcome": outcome, "detail": detail, "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def run_isolated(root: str, case: dict, variant: str, device: str, timeout: float) -> dict:
+    """run_one in a child process: a crash or a hang stays there."""
+    args = [sys.executable, os.path.abspath(__file__), root, "--device", device,
+            "--one", case["name"], variant]
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return {"outcome": "run-error", "detail": f"timed out after {timeout} s", "seconds": timeout}
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"outcome": "run-error", "detail": f"child exited {proc.returncode}: {tail}",
+                "seconds": round(time.perf_counter() - t0, 3)}
+    return json.loads(lines[-1])
+
+
+# --------------------------------------------------------------------------
+# The bundle
+# --------------------------------------------------------------------------
+
+
+def load_manifest(root: str) -> dict:
+    path = os.path.join(root, "manifest.json")
+    if not os.path.exists(path):
+        raise SystemExit(f"bundle_run: error: no manifest.json in {root}")
+    with open(path) as f:
+        manifest = json.load(f)
+    if manifest.get("format") != FORMAT:
+        raise SystemExit(f"bundle_run: error: {path} is not an {FORMAT} manifest")
+    return manifest
+
+
+def expected_outcome(case: dict, variant: str) -> str:
+    return case.get("known", {}).get(variant, "right")
+
+
+def summarize(results: list[dict], variants: list[str]) -> list[dict]:
+    """Rows (family, variant, right, wrong, failed, cases) in bundle order."""
+    rows: dict[tuple, dict] = {}
+    for r in results:
+        key = (r["family"], r["variant"])
+        row = rows.setdefault(key, {"family": r["family"], "variant": r["variant"],
+                                    "right": 0, "wrong": 0, "failed": 0, "cases": 0})
+        row["cases"] += 1
+        row["right" if r["outcome"] == "right" else "wrong" if r["outcome"] == "wrong" else "failed"] += 1
+    families = list(dict.fromkeys(r["family"] for r in results))
+    return [rows[(f, v)] for f in families for v in variants if (f, v) in rows]
+
+
+def format_table(rows: list[dict], results: list[dict]) -> str:
+    lines = ["| family | variant | right | wrong | failed |", "| --- | --- | ---: | ---: | ---: |"]
+    for r in rows:
+        lines.append(f"| {r['family']} | {r['variant']} | {r['right']} | {r['wrong']} | {r['failed']} |")
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    for v in variants:
+        tot = [r for r in rows if r["variant"] == v]
+        lines.append(f"| **all** | {v} | {sum(r['right'] for r in tot)} | {sum(r['wrong'] for r in tot)} | "
+                     f"{sum(r['failed'] for r in tot)} |")
+    odd = [r for r in results if r["outcome"] != "right" or not r["as_expected"]]
+    if odd:
+        lines += ["", "| case | variant | outcome | expected | detail |", "| --- | --- | --- | --- | --- |"]
+        for r in odd:
+            detail = r["detail"].replace("|", "/").replace("\n", " ")[:160]
+            lines.append(f"| {r['case']} | {r['variant']} | {r['outcome']} | {r['expected']} | {detail} |")
+    return "\n".join(lines)
+
+
+def _runtime_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("iree-base-runtime")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="bundle_run", description="Run an opt-py bundle on a device and compare.")
+    p.add_argument("bundle", help="the bundle directory (with manifest.json)")
+    p.add_argument("--device", default=None, help="IREE runtime device (cuda, hip, local-task; default: the bundle's)")
+    p.add_argument("--variant", action="append", default=None, help="run only this variant (repeatable)")
+    p.add_argument("--case", action="append", default=None, help="run only this case (repeatable)")
+    p.add_argument("--isolate", action="store_true", help="run each module in a child process")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds per module with --isolate")
+    p.add_argument("-o", "--results", default=None, help="results file (default: DIR/results.json)")
+    p.add_argument("--one", nargs=2, metavar=("CASE", "VARIANT"), help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+
+    root = os.path.abspath(a.bundle)
+    manifest = load_manifest(root)
+    device = a.device or manifest["device"]
+    cases = {c["name"]: c for c in manifest["cases"]}
+
+    if a.one:  # the child of --isolate
+        case, variant = a.one
+        print(json.dumps(run_one(root, cases[case], variant, device)))
+        return 0
+
+    variants = a.variant or list(manifest["variants"])
+    unknown = [v for v in variants if v not in manifest["variants"]]
+    unknown += [c for c in (a.case or []) if c not in cases]
+    if unknown:
+        print(f"bundle_run: error: not in this bundle: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    try:
+        import iree.runtime as rt
+
+        rt.get_device(device, cache=False)
+    except Exception as e:  # noqa: BLE001
+        print(f"bundle_run: error: cannot open device '{device}': {str(e).splitlines()[0]}", file=sys.stderr)
+        return 2
+    compiler = manifest.get("created_with", {}).get("iree-base-compiler")
+    runtime = _runtime_version()
+    if compiler and runtime != "unknown" and compiler.split(".")[:2] != runtime.split(".")[:2]:
+        print(f"bundle_run: warning: modules from iree-base-compiler {compiler}, runtime is {runtime}",
+              file=sys.stderr)
+
+    results = []
+    for case in manifest["cases"]:
+        if a.case and case["name"] not in a.case:
+            continue
+        for v in variants:
+            if v not in case["modules"]:
+                continue
+            r = (run_isolated(root, case, v, device, a.timeout) if a.isolate
+                 else run_one(root, case, v, device))
+            exp = expected_outcome(case, v)
+            r = {"case": case["name"], "family": case["family"], "variant": v, **r, "expected": exp,
+                 "as_expected": exp == "any" or r["outcome"] == exp}
+            results.append(r)
+            print(f"{case['name']:34} {v:12} {r['outcome']:14} {r['seconds']:7.3f}s"
+                  f"{'' if r['as_expected'] else '   (expected ' + exp + ')'}", file=sys.stderr, flush=True)
+
+    rows = summarize(results, variants)
+    print(format_table(rows, results))
+    surprises = [r for r in results if not r["as_expected"]]
+    out = {
+        "bundle": root,
+        "target": manifest["target"],
+        "device": device,
+        "host": platform.node(),
+        "iree-base-runtime": runtime,
+        "created_with": manifest.get("created_with", {}),
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "summary": rows,
+        "results": results,
+        "surprises": len(surprises),
+    }
+    with open(a.results or os.path.join(root, "results.json"), "w") as f:
+        json.dump(out, f, indent=2)
+        f.write("\n")
+    return 1 if surprises else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,223 @@
+"""Bundles: modules compiled here, run elsewhere with only iree.runtime + numpy.
+
+A CPU bundle stands in for a GPU one: it is written by opt_py.iree.bundle and run
+by opt_py.iree.bundle_run (and by the copy of it inside the bundle) in a child
+Python where importing iree.compiler fails, so the runner is proven to need
+no compiler.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import opt_py
+from opt_py.iree import bundle
+
+ROOT = Path(__file__).resolve().parents[1]
+PLUGIN_SITE = ROOT / "plugins" / "site"
+OPT_PY_PATH = os.path.dirname(os.path.dirname(os.path.abspath(opt_py.__file__)))  # where opt_py is found
+
+# Makes any import of the packages in $BLOCK_IMPORTS fail, then runs argv[1:]
+# like `python -m` / `python FILE`.
+NO_COMPILER = r"""
+import os, sys
+BLOCKED = os.environ["BLOCK_IMPORTS"].split(",")
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if any(name == b or name.startswith(b + ".") for b in BLOCKED):
+            raise ImportError(f"{name} is blocked: the runner must not need it")
+sys.meta_path.insert(0, Block())
+import runpy
+args = sys.argv[1:]
+if args[0] == "-m":
+    sys.argv = [args[1]] + args[2:]
+    runpy.run_module(args[1], run_name="__main__", alter_sys=True)
+else:
+    sys.argv = args
+    runpy.run_path(args[0], run_name="__main__")
+"""
+
+CASES = ["softmax_masked_gate", "moe_router", "argsort_static", "gather_dim1"]
+SORT_FIX = "executable-sources:sort-drop-unused-results"
+
+
+def run_without_compiler(*args, pythonpath=None, block=("iree.compiler",), cwd=None):
+    env = dict(os.environ, BLOCK_IMPORTS=",".join(block))
+    if pythonpath is None:
+        env.pop("PYTHONPATH", None)
+    else:
+        env["PYTHONPATH"] = pythonpath
+    return subprocess.run([sys.executable, "-c", NO_COMPILER, *args], capture_output=True, text=True,
+                          env=env, check=False, timeout=300, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def cpu_bundle(tmp_path_factory):
+    """The corpus sample for cpu: stock, the sort fix, and a pass that breaks addf on purpose."""
+    sys.path.insert(0, str(PLUGIN_SITE))  # test-addf-to-subf
+    out = tmp_path_factory.mktemp("bundle")
+    variants = [bundle.STOCK, bundle.Variant("opt-py", (SORT_FIX,)),
+                bundle.Variant("broken", ("executable-sources:test-addf-to-subf",))]
+    manifest = bundle.write_bundle(out, bundle.corpus_cases(names=CASES), target="cpu", variants=variants)
+    return out, manifest
+
+
+def test_manifest_lists_every_case_and_variant(cpu_bundle):
+    out, manifest = cpu_bundle
+    assert manifest == json.loads((out / "manifest.json").read_text())
+    assert [c["name"] for c in manifest["cases"]] == sorted(CASES)
+    for c in manifest["cases"]:
+        assert set(c["modules"]) == {"stock", "opt-py", "broken"}
+        for v, m in c["modules"].items():
+            if (c["name"], v) == ("moe_router", "broken"):
+                assert "expected add/mul op in the body" in m["compile_error"]
+            else:
+                assert (out / m["vmfb"]).stat().st_size > 0
+        for rel in c["inputs"] + c["expected"]:
+            assert (out / rel).exists()
+    known = {c["name"]: c["known"]["stock"] for c in manifest["cases"]}
+    assert known == {"moe_router": "wrong", "softmax_masked_gate": "right", "argsort_static": "right", "gather_dim1": "right"}
+    assert (out / "run_bundle.py").read_text() == (Path(bundle.__file__).with_name("bundle_run.py")).read_text()
+
+
+def _results(out):
+    return {(r["case"], r["variant"]): r for r in json.loads((out / "results.json").read_text())["results"]}
+
+
+def test_runner_without_compiler_sees_known_and_new_wrong_numbers(cpu_bundle):
+    out, _ = cpu_bundle
+    proc = run_without_compiler("-m", "opt_py.iree.bundle_run", str(out), "--device", "local-task",
+                                pythonpath=OPT_PY_PATH)
+    assert "is blocked" not in proc.stderr, proc.stderr
+    # compiled with addf -> subf, softmax_masked_gate is wrong where stock is right (a surprise:
+    # exit 1) and moe_router does not compile (its scatter's region is no longer add/mul)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    r = _results(out)
+    assert r[("moe_router", "stock")]["outcome"] == "wrong" and r[("moe_router", "stock")]["as_expected"]
+    assert r[("softmax_masked_gate", "broken")]["outcome"] == "wrong"
+    assert not r[("softmax_masked_gate", "broken")]["as_expected"]
+    assert r[("moe_router", "broken")]["outcome"] == "compile-error"
+    for name in ("softmax_masked_gate", "argsort_static", "gather_dim1"):
+        assert r[(name, "stock")]["outcome"] == "right"
+        assert r[(name, "opt-py")]["outcome"] == "right"
+    assert "| softmax | broken | 0 | 1 | 0 |" in proc.stdout
+    assert "| scatter | broken | 0 | 0 | 1 |" in proc.stdout
+    assert "| scatter | stock | 0 | 1 | 0 |" in proc.stdout
+    assert "| **all** | stock | 3 | 1 | 0 |" in proc.stdout
+
+
+def test_copied_runner_needs_no_opt_py(cpu_bundle, tmp_path):
+    """DIR/run_bundle.py alone (opt_py and the compiler blocked) runs the
+    bundle; stock only, so every outcome is the expected one: exit 0."""
+    out, _ = cpu_bundle
+    results = tmp_path / "r.json"
+    proc = run_without_compiler(str(out / "run_bundle.py"), str(out), "--variant", "stock", "-o", str(results),
+                                pythonpath="", block=("iree.compiler", "opt_py"), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    got = json.loads(results.read_text())
+    assert got["surprises"] == 0 and got["device"] == "local-task"
+    assert {(r["case"], r["outcome"]) for r in got["results"]} == {
+        ("moe_router", "wrong"), ("softmax_masked_gate", "right"), ("argsort_static", "right"), ("gather_dim1", "right")}
+
+
+def test_isolated_runs_agree(cpu_bundle, tmp_path):
+    out, _ = cpu_bundle
+    results = tmp_path / "r.json"
+    proc = run_without_compiler("-m", "opt_py.iree.bundle_run", str(out), "--isolate", "--case", "moe_router",
+                                "--case", "softmax_masked_gate", "-o", str(results), pythonpath=OPT_PY_PATH)
+    assert proc.returncode == 1, proc.stderr  # the broken variant
+    got = {(r["case"], r["variant"]): r["outcome"] for r in json.loads(results.read_text())["results"]}
+    assert got == {("moe_router", "stock"): "wrong", ("moe_router", "opt-py"): "wrong",
+                   ("moe_router", "broken"): "compile-error", ("softmax_masked_gate", "stock"): "right",
+                   ("softmax_masked_gate", "opt-py"): "right", ("softmax_masked_gate", "broken"): "wrong"}
+
+
+def test_runner_rejects_unknown_variant_and_missing_device(cpu_bundle):
+    out, _ = cpu_bundle
+    proc = run_without_compiler("-m", "opt_py.iree.bundle_run", str(out), "--variant", "nope", pythonpath=OPT_PY_PATH)
+    assert proc.returncode == 2 and "not in this bundle: nope" in proc.stderr
+    proc = run_without_compiler("-m", "opt_py.iree.bundle_run", str(out), "--device", "cuda", pythonpath=OPT_PY_PATH)
+    if proc.returncode != 2:
+        pytest.skip("a cuda device is present here")
+    assert "cannot open device 'cuda'" in proc.stderr
+
+
+def test_compile_errors_are_recorded_and_counted_failed(tmp_path):
+    """A cuda bundle of argsort: stock IREE does not compile it (failed to
+    bufferize), the sort fix does; the runner counts the stock one failed."""
+    cases = bundle.corpus_cases(names=["argsort_static"])
+    manifest = bundle.write_bundle(tmp_path, cases, target="cuda",
+                                   variants=[bundle.STOCK, bundle.Variant("opt-py", (SORT_FIX,))])
+    (case,) = manifest["cases"]
+    assert "failed to bufferize op" in case["modules"]["stock"]["compile_error"]
+    assert (tmp_path / case["modules"]["opt-py"]["vmfb"]).stat().st_size > 0
+    assert case["known"] == {"stock": "compile-error"}
+    # bundle_run.run_one reports a compile error without touching any device
+    from opt_py.iree import bundle_run
+
+    r = bundle_run.run_one(str(tmp_path), case, "stock", "cuda")
+    assert r["outcome"] == "compile-error"
+    rows = bundle_run.summarize([{"family": "topk", "variant": "stock", "outcome": "compile-error"},
+                                 {"family": "topk", "variant": "opt-py", "outcome": "run-error"}],
+                                ["stock", "opt-py"])
+    assert [(r["variant"], r["right"], r["wrong"], r["failed"]) for r in rows] == [("stock", 0, 0, 1),
+                                                                                  ("opt-py", 0, 0, 1)]
+
+
+def test_bundle_main_writes_a_runnable_bundle(tmp_path, capsys):
+    out = tmp_path / "b"
+    rc = bundle.bundle_main(["-o", str(out), "--target", "cpu", "--case", "gather_dim1", "--inject", SORT_FIX, "--no-fixes"])
+    assert rc == 0
+    assert "1 cases x 2 variants for cpu (0 did not compile)" in capsys.readouterr().out
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["variants"]["opt-py"]["inject"] == [SORT_FIX] and m["variants"]["stock"]["inject"] == []
+    from opt_py.iree import bundle_run
+
+    assert bundle_run.main([str(out)]) == 0
+    assert all(r["outcome"] == "right" for r in json.loads((out / "results.json").read_text())["results"])
+
+
+def test_bundle_main_unknown_case(tmp_path, capsys):
+    assert bundle.bundle_main(["-o", str(tmp_path), "--target", "cpu", "--case", "nope"]) == 1
+    assert "no such cases" in capsys.readouterr().err
+
+
+def test_compare_outputs_tolerance_and_shape():
+    from opt_py.iree.bundle_run import compare_outputs
+
+    ref = [np.array([1.0, 2.0], np.float32)]
+    assert compare_outputs([np.array([1.0, 2.00001], np.float32)], ref, 1e-4, 0)[0]
+    same, why = compare_outputs([np.array([1.0, 2.1], np.float32)], ref, 1e-4, 0)
+    assert not same and "1/2 differ" in why
+    assert not compare_outputs([np.array([1.0, 2.0], np.float64)], ref, 1e-4, 0)[0]
+    assert not compare_outputs([], ref, 1e-4, 0)[0]
+
+
+def test_opt_py_bundle_with_fixes_and_a_generator(tmp_path):
+    """The command: stock and --fixes variants by default, generated programs beside the corpus;
+    the fixes make the MoE router right where stock is pinned wrong."""
+    out = tmp_path / "b"
+    proc = subprocess.run([sys.executable, "-m", "opt_py", "bundle", "-o", str(out), "--target", "cpu",
+                           "--case", "moe_router", "--generator", "scatter=2"], capture_output=True, text=True,
+                          check=False, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert set(manifest["variants"]) == {"stock", "fixes"}
+    assert [c["name"] for c in manifest["cases"]] == ["moe_router", "scatter_0", "scatter_1"]
+    run = run_without_compiler(str(out / "run_bundle.py"), str(out), "--device", "local-task",
+                               block=("iree.compiler", "opt_py"), cwd=str(tmp_path))
+    assert run.returncode == 0, run.stdout + run.stderr
+    results = {(r["case"], r["variant"]): r["outcome"] for r in json.loads((out / "results.json").read_text())["results"]}
+    assert results[("moe_router", "stock")] == "wrong" and results[("moe_router", "fixes")] == "right"
+    assert results[("scatter_0", "fixes")] == results[("scatter_1", "fixes")] == "right"
+
+
+def test_bundle_rejects_a_malformed_generator(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "opt_py", "bundle", "-o", str(tmp_path / "b"), "--target", "cpu",
+                           "--no-corpus", "--generator", "scatter"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 1 and "--generator expects NAME=N" in proc.stderr and "Traceback" not in proc.stderr
