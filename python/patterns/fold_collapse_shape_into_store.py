@@ -162,18 +162,16 @@ def _multiple_of(v, n: int, depth: int = 8) -> bool:
 
 
 def _expr_multiple_of(e, args, n_dims, n, depth) -> bool:
-    if ir.AffineConstantExpr.isinstance(e):
-        return ir.AffineConstantExpr(e).value % n == 0
-    if ir.AffineDimExpr.isinstance(e):
-        return _multiple_of(args[ir.AffineDimExpr(e).position], n, depth)
-    if ir.AffineSymbolExpr.isinstance(e):
-        return _multiple_of(args[n_dims + ir.AffineSymbolExpr(e).position], n, depth)
-    if ir.AffineMulExpr.isinstance(e):
-        m = ir.AffineMulExpr(e)
-        return any(_expr_multiple_of(x, args, n_dims, n, depth) for x in (m.lhs, m.rhs))
-    if ir.AffineAddExpr.isinstance(e):
-        a = ir.AffineAddExpr(e)
-        return all(_expr_multiple_of(x, args, n_dims, n, depth) for x in (a.lhs, a.rhs))
+    if isinstance(e, ir.AffineConstantExpr):
+        return e.value % n == 0
+    if isinstance(e, ir.AffineDimExpr):
+        return _multiple_of(args[e.position], n, depth)
+    if isinstance(e, ir.AffineSymbolExpr):
+        return _multiple_of(args[n_dims + e.position], n, depth)
+    if isinstance(e, ir.AffineMulExpr):
+        return any(_expr_multiple_of(x, args, n_dims, n, depth) for x in (e.lhs, e.rhs))
+    if isinstance(e, ir.AffineAddExpr):
+        return all(_expr_multiple_of(x, args, n_dims, n, depth) for x in (e.lhs, e.rhs))
     return False
 
 
@@ -281,6 +279,11 @@ def _expand_store_dim(k, group, src_shape, binding, offset, size, stride):
     if outer_strides_matter and not full and not (
             inner_static and isinstance(binding[k], int) and binding[k] % inner == 0):
         return "the binding extent of a collapsed dim is not provably a multiple of the inner extent"
+
+    if not full and not inner_static:
+        # The new outer extent would be Bk floordiv (the group's inner
+        # product), which is a division by zero when a dynamic dim is 0.
+        return "the binding extent of a collapsed dim would be divided by a dynamic inner extent (zero when that dim is 0)"
 
     def build():
         sizes = list(dims)

@@ -140,17 +140,68 @@ def apply_pattern_pass(p, op, ctx: PassContext) -> None:
         cache["state"] = {"error": None}
         cache["frozen"] = frozen_patterns(p, ctx, cache["state"])
         cache["config"] = greedy_config(p) if p.driver != "walk" else None
+        if p.driver != "walk" and not (p.fold or p.cse_constants or p.region_simplify.lower() != "disabled"):
+            cache["probe"] = _Probe(p, ctx)
     state, frozen = cache["state"], cache["frozen"]
     try:
         if p.driver == "walk":
             rewrite.walk_and_apply_patterns(op, frozen)
-        else:
-            try:
-                rewrite.apply_patterns_and_fold_greedily(op, frozen, cache["config"])
-            except (ir.MLIRError, RuntimeError) as e:
-                # Non-convergence comes out of the bindings as an exception.
-                if state["error"] is None:
-                    ctx.emit_error(op, f"pass '{p.name}': greedy driver failed: {e}")
+            return
+        if "probe" in cache and not cache["probe"].any_rewrite(op, cache["config"]):
+            return  # the greedy driver would only erase dead ops here: leave them
+        try:
+            rewrite.apply_patterns_and_fold_greedily(op, frozen, cache["config"])
+        except (ir.MLIRError, RuntimeError):
+            # The driver stopped at max-iterations or max-num-rewrites before
+            # converging. As with C++ canonicalize{max-iterations=N}, a bound
+            # is where the pass stops, not a failure.
+            pass
     finally:
         if state["error"] is not None:
             raise state["error"]
+
+
+class _ProbeContext(PassContext):
+    """A silent context whose first rewrite ends the probe."""
+
+    def bump(self, stat: str, n: int = 1):
+        self.state["error"] = "applied"  # drains the wrappers: every later call answers "no match"
+
+
+class _Probe:
+    """Does any pattern rewrite anything under an op? Asked on a detached clone.
+
+    MLIR's greedy driver erases every trivially dead op it visits, whatever
+    the patterns say, and neither its configuration (GreedyRewriteConfig has
+    no switch for it) nor its strict modes (the bindings apply to an op's
+    regions, never to a list of ops) turn that off. So the pass first runs
+    its patterns on a clone, stopping at the first rewrite, and runs the
+    greedy driver on the real op only when one happened: an op the patterns
+    do not rewrite is left exactly as it was. (Where they do rewrite, dead
+    ops the driver meets are still erased: tools/peer_sweep.py counts
+    neither.)
+    """
+
+    def __init__(self, p, ctx: PassContext):
+        # --debug-patterns: the probe's lines are shown when it is the only run.
+        self.lines: list[str] = []
+        self.debug = ctx.debug_patterns
+        self.ctx = _ProbeContext(p.name, self.lines.append if self.debug else None, None, ctx.rename)
+        self.ctx.state = {"error": None}
+        self.frozen = frozen_patterns(p, self.ctx, self.ctx.state)
+
+    def any_rewrite(self, op, config) -> bool:
+        self.ctx.state["error"] = None
+        clone = op.operation.clone(ip=False)
+        try:
+            rewrite.apply_patterns_and_fold_greedily(clone, self.frozen, config)
+        except (ir.MLIRError, RuntimeError):
+            pass
+        finally:
+            clone.erase()
+        lines, self.lines[:] = list(self.lines), []
+        if self.ctx.state["error"] is not None:
+            return True  # a rewrite, or a pattern that raised: the real run reports
+        for line in lines:
+            self.debug(line)
+        return False

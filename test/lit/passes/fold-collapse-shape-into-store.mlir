@@ -462,3 +462,72 @@ func.func @expand_of_encoded_load() -> tensor<2x4xf32> {
   %e = tensor.expand_shape %t [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
   return %e : tensor<2x4xf32>
 }
+
+// -----
+
+// An offset on a collapsed dim computed by affine.apply (x * 8 + 16, inner
+// extent 4): proven a multiple, so the store folds (the proof walks the
+// affine expression).
+// CHECK-LABEL: func.func @affine_apply_offset
+// CHECK: %[[X:.*]] = hal.interface.constant.load
+// CHECK: %[[O:.*]] = affine.apply affine_map<()[s0] -> (s0 * 8 + 16)>()[%[[X]]]
+// CHECK: %[[R:.*]] = affine.apply affine_map<()[s0] -> (s0 floordiv 4)>()[%[[O]]]
+// CHECK: %[[B:.*]] = hal.interface.binding.subspan {{.*}} : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<32x4xf32>>
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: iree_tensor_ext.dispatch.tensor.store %arg0, %[[B]], offsets = [%[[R]], 0], sizes = [2, 4], strides = [1, 1]
+#pl = #hal.pipeline.layout<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
+func.func @affine_apply_offset(%v: tensor<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %x = hal.interface.constant.load layout(#pl) ordinal(0) : index
+  %o = affine.apply affine_map<()[s0] -> (s0 * 8 + 16)>()[%x]
+  %b = hal.interface.binding.subspan layout(#pl) binding(1) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<128xf32>>
+  %c = tensor.collapse_shape %v [[0, 1]] : tensor<2x4xf32> into tensor<8xf32>
+  iree_tensor_ext.dispatch.tensor.store %c, %b, offsets = [%o], sizes = [8], strides = [1] : tensor<8xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<128xf32>>
+  return
+}
+
+// -----
+
+// Negative: an affine.apply offset that is not a multiple of the inner extent
+// (d0 * 4 + 2, inner 4) is refused, and guarded.
+// CHECK-LABEL: func.func @affine_apply_offset_not_multiple
+// CHECK: %[[C:.*]] = tensor.collapse_shape
+// CHECK: %[[COPY:.*]] = linalg.copy {{.*}} ins(%[[C]] :
+// CHECK: iree_tensor_ext.dispatch.tensor.store %[[COPY]]
+// NOGUARD-LABEL: func.func @affine_apply_offset_not_multiple
+// NOGUARD: %[[C:.*]] = tensor.collapse_shape
+// NOGUARD: iree_tensor_ext.dispatch.tensor.store %[[C]]
+#pl = #hal.pipeline.layout<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
+func.func @affine_apply_offset_not_multiple(%v: tensor<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %x = hal.interface.constant.load layout(#pl) ordinal(0) : index
+  %o = affine.apply affine_map<(d0) -> (d0 * 4 + 2)>(%x)
+  %b = hal.interface.binding.subspan layout(#pl) binding(1) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<128xf32>>
+  %c = tensor.collapse_shape %v [[0, 1]] : tensor<2x4xf32> into tensor<8xf32>
+  iree_tensor_ext.dispatch.tensor.store %c, %b, offsets = [%o], sizes = [8], strides = [1] : tensor<8xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<128xf32>>
+  return
+}
+
+// -----
+
+// Negative: the group's inner extent is dynamic (?x8) and the store covers
+// the static binding (24 rows) only partly: the new outer extent would be
+// 24 floordiv ?, a division by zero when that dim is 0.
+// CHECK-LABEL: func.func @dynamic_inner_partial_store
+// CHECK-NOT: floordiv
+// CHECK: %[[C:.*]] = tensor.collapse_shape
+// CHECK: %[[COPY:.*]] = linalg.copy {{.*}} ins(%[[C]] :
+// CHECK: iree_tensor_ext.dispatch.tensor.store %[[COPY]]
+// NOGUARD-LABEL: func.func @dynamic_inner_partial_store
+// NOGUARD-NOT: floordiv
+// NOGUARD: %[[C:.*]] = tensor.collapse_shape
+// NOGUARD: iree_tensor_ext.dispatch.tensor.store %[[C]]
+#pl = #hal.pipeline.layout<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
+func.func @dynamic_inner_partial_store(%v: tensor<3x?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = hal.interface.constant.load layout(#pl) ordinal(0) : index
+  %b = hal.interface.binding.subspan layout(#pl) binding(1) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<24x8xf32>>
+  %c = tensor.collapse_shape %v [[0, 1], [2]] : tensor<3x?x8xf32> into tensor<?x8xf32>
+  iree_tensor_ext.dispatch.tensor.store %c, %b, offsets = [0, 0], sizes = [%n, 8], strides = [1, 1] : tensor<?x8xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<24x8xf32>>
+  return
+}
