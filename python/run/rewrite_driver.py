@@ -47,6 +47,9 @@ def _wrap(pattern, ctx: PassContext, state: dict):
         if state["error"] is not None:
             return True  # drain: no further matches
         rewriter = reusable.reset(rw)
+        # Named before the pattern runs: a rewrite may erase the op, and the
+        # bindings do not invalidate handles to erased ops (reading one crashes).
+        where = f"'{op.operation.name}' at {format_location(op.location, ctx.rename)}" if debug else ""
         try:
             result = fn(op, rewriter)
             if not result and rewriter.changed:
@@ -64,13 +67,10 @@ def _wrap(pattern, ctx: PassContext, state: dict):
         if result:
             ctx.bump(name)
             if debug:
-                debug(f"[{ctx.pass_name}] {name}: applied to '{op.operation.name}' at {format_location(op.location, ctx.rename)}")
+                debug(f"[{ctx.pass_name}] {name}: applied to {where}")
             return False  # bindings: falsy == matched and rewritten
         if debug and rewriter.failure_reason:
-            debug(
-                f"[{ctx.pass_name}] {name}: no match on '{op.operation.name}' at "
-                f"{format_location(op.location, ctx.rename)}: {rewriter.failure_reason}"
-            )
+            debug(f"[{ctx.pass_name}] {name}: no match on {where}: {rewriter.failure_reason}")
         return True
 
     return call
