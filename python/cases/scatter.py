@@ -18,7 +18,8 @@ and each scatter is ``iree_linalg_ext.scatter`` of one of three kinds:
 ``index_put`` (full-depth unique indices, yield the update) or ``index_add``
 (depth-1 row indices with duplicates, add-combined). The function returns
 some of the scatter results and, sometimes, a destination itself (a read of
-the value the scatters write in place). ``expected`` is the same in numpy.
+the value the scatters write in place, ``%like`` included). ``expected`` is
+the same in numpy.
 """
 
 from __future__ import annotations
@@ -75,20 +76,23 @@ def random_case(seed: int) -> Case:
                                 None if rng.random() < 0.5 else int(rng.integers(1, 4))))
     returns = [f"s{i}" for i in range(len(scatters)) if rng.random() < 0.8] or [f"s{len(scatters) - 1}"]
     if rng.random() < 0.3:
-        i = int(rng.integers(0, len(scatters)))
-        if not _is_argument(scatters, i):
-            returns.append(f"d{i}")
+        # A destination returned beside the scatter that writes it in place,
+        # %like itself included (stock IREE returns the argument with the
+        # writes in it: docs/passes/copy-shared-tied-operand.md).
+        returns.append(f"d{int(rng.integers(0, len(scatters)))}")
     rng.shuffle(returns)
     return Case(seed, dtype, shape, dynamic, tuple(scatters), tuple(returns))
 
 
-def _is_argument(scatters, i: int) -> bool:
-    """Whether scatter i writes into ``%like`` itself. Returning such a
-    destination is left out: stock IREE then returns the argument with the
-    scatter's writes in it, static shapes too, with or without the pass, a
-    different bug from issue 14 (docs/passes/clone-splat-dispatch-per-tied-use.md)."""
-    s = scatters[i]
-    return s.dest == "like" or (s.dest == "same" and _is_argument(scatters, s.ref))
+def is_argument(case: Case, i: int) -> bool:
+    """Whether scatter i writes into ``%like`` itself."""
+    s = case.scatters[i]
+    return s.dest == "like" or (s.dest == "same" and is_argument(case, s.ref))
+
+
+def returns_written_argument(case: Case) -> bool:
+    """Whether the case returns ``%like`` beside a scatter into it."""
+    return any(r[0] == "d" and is_argument(case, int(r[1:])) for r in case.returns)
 
 
 def cases(seed: int, n: int) -> list[Case]:
@@ -273,14 +277,24 @@ def expected(case: Case, args) -> list[np.ndarray]:
 def run(case: Case, with_pass: bool | str, target_name: str = "cpu") -> str:
     """'ok', 'wrong' (numbers differ from numpy), or 'error: ...' (did not compile or run).
 
-    ``with_pass``: inject the pass after the flow phase (True, or the pipeline text to inject)."""
+    ``with_pass``: inject clone-splat-dispatch-per-tied-use after the flow phase (True, or the
+    pipeline text to inject there), or ``"fixes"``: every opt-py fix (``opt-py compile --fixes``)."""
     import os
     import tempfile
 
     from ..errors import OptPyError
     from ..iree import e2e
+    from ..iree import fixes as fx
 
     target = e2e.TARGETS[target_name]
+    if with_pass == "fixes":
+        phase, codegen = fx.injections(fx.select("all"), target.compile_flags)
+        inject = [f"{i.phase}:{i.pipeline}" for i in phase]
+        inject_codegen = [f"{c.where}:{c.pass_name}#{c.occurrence or '*'}:{c.pipeline}"
+                          for c in codegen]
+    else:
+        inject = [f"flow:{with_pass if isinstance(with_pass, str) else PASS}"] if with_pass else []
+        inject_codegen = []
     args = inputs(case)
     want = expected(case, args)
     with tempfile.TemporaryDirectory() as tmp:
@@ -288,8 +302,7 @@ def run(case: Case, with_pass: bool | str, target_name: str = "cpu") -> str:
         with open(path, "w") as f:
             f.write(program(case))
         try:
-            pipeline = with_pass if isinstance(with_pass, str) else PASS
-            vmfb = e2e.compile_program(path, target, inject=[f"flow:{pipeline}"] if with_pass else [])
+            vmfb = e2e.compile_program(path, target, inject=inject, inject_codegen=inject_codegen)
             got = e2e.run_cli(vmfb, target, "main", args, len(want), timeout=60)
         except OptPyError as e:
             return "error: " + str(e).strip().splitlines()[-1][:200]

@@ -39,6 +39,10 @@ FIXES: tuple[Fix, ...] = (
         phase="global-optimization"),
     Fix("clone-splat-dispatch-per-tied-use", "scatters into one broadcast destination merged by stream's CSE "
         "(wrong numbers, e.g. an MoE router over a dynamic token count)", phase="flow"),
+    # After clone-splat: once each in-place use of a splat-like dispatch has its own dispatch, only values
+    # stream really shares are left for this one to copy.
+    Fix("copy-shared-tied-operand", "a value written in place and also used elsewhere (returned, read) seen "
+        "with the writes: stream reorders the reader's copy, or the ABI returns the written argument", phase="flow"),
     Fix("sort-drop-unused-results", "top-k keeping only some sort results fails to bufferize for GPUs",
         phase="executable-sources"),
     # GPU only: on the CPU stock's gathers are right, and a codegen point costs an extra codegen run.

@@ -29,6 +29,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "fold-collapse-shape-into-store": "fold_collapse_shape_into_store:FoldCollapseShapeIntoStore",
     "fold-collapse-shape-into-generic": "fold_collapse_shape_into_generic:FoldCollapseShapeIntoGeneric",
     "clone-splat-dispatch-per-tied-use": "clone_splat_dispatch_per_tied_use:CloneSplatDispatchPerTiedUse",
+    "copy-shared-tied-operand": "copy_shared_tied_operand:CopySharedTiedOperand",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"

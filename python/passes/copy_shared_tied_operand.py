@@ -1,0 +1,28 @@
+"""copy-shared-tied-operand: the fix for stock IREE writing a shared value in place (issue 14, second cause).
+
+Inject it at the end of the flow phase: ``opt-py compile --inject
+flow:copy-shared-tied-operand``. Why it is needed and why it is sound: see
+``opt_py.patterns.copy_shared_tied_operand``.
+"""
+
+from dataclasses import dataclass
+
+from ..authoring import Pass
+
+
+@dataclass(frozen=True)
+class CopySharedTiedOperand(Pass):
+    name = "copy-shared-tied-operand"
+    anchor = "any"
+    summary = ("Give each in-place (tied) dispatch operand whose value has other uses its own copy, made by a "
+               "dispatch of its own executable, so stream cannot share, elide or reorder the copy")
+
+    def run(self, op, ctx):
+        from ..patterns.copy_shared_tied_operand import copy_shared_tied_operands
+
+        op = op.operation if hasattr(op, "operation") else op
+        if op.name != "builtin.module":
+            return
+        n = copy_shared_tied_operands(op)
+        if n:
+            ctx.bump("operands given a copy", n)
