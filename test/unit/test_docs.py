@@ -23,7 +23,8 @@ def blocks(doc: str, lang: str) -> list[str]:
     return re.findall(rf"```{lang}\n(.*?)```", (ROOT / doc).read_text(), re.S)
 
 
-def commands(doc: str) -> list[str]:
+def commands(doc: str) -> list[tuple[str, int]]:
+    """(command, the exit status it must give: 0, or N where the line ends in ``# exit N``)."""
     out = []
     for block in blocks(doc, "sh"):
         for line in block.replace("\\\n", " ").splitlines():
@@ -31,8 +32,11 @@ def commands(doc: str) -> list[str]:
             if not line or line.startswith("#"):
                 continue
             line = re.sub(r"^pip install -e '\.\[test\]' && ", "", line)
+            status = re.search(r"\s+# exit (\d+)$", line)
+            if status:
+                line = line[:status.start()]
             if not line.startswith(SKIP):
-                out.append(line)
+                out.append((line, int(status.group(1)) if status else 0))
     return out
 
 
@@ -42,14 +46,15 @@ def env():
     return e
 
 
-CASES = [(doc, i, c) for doc in DOCS for i, c in enumerate(commands(doc))]
+CASES = [(doc, i, c, rc) for doc in DOCS for i, (c, rc) in enumerate(commands(doc))]
 
 
-@pytest.mark.parametrize("doc,index,command", CASES, ids=[f"{d}#{i}" for d, i, _ in CASES])
-def test_command_runs(doc, index, command):
+@pytest.mark.parametrize("doc,index,command,status", CASES, ids=[f"{d}#{i}" for d, i, _, _ in CASES])
+def test_command_runs(doc, index, command, status):
     proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=ROOT, env=env(),
                           capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, f"{doc}: `{command}` exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+    assert proc.returncode == status, (f"{doc}: `{command}` exited {proc.returncode}, not {status}:\n"
+                                       f"{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
 
 
 def test_docs_have_commands():
@@ -59,7 +64,7 @@ def test_docs_have_commands():
 @pytest.mark.parametrize("doc", DOCS)
 def test_python_snippets_run(doc):
     """In order, after the commands (the guide's snippet reads the module its commands built)."""
-    for command in commands(doc):
+    for command, _ in commands(doc):
         subprocess.run(["bash", "-c", command], cwd=ROOT, env=env(), capture_output=True, timeout=600)
     for snippet in blocks(doc, "python"):
         proc = subprocess.run([sys.executable, "-c", snippet], cwd=ROOT, env=env(), capture_output=True,
