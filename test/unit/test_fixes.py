@@ -56,7 +56,16 @@ def test_fixes_sharing_a_phase_run_as_one_pipeline():
     phases = [j.phase for j in phase_level]
     assert len(phases) == len(set(phases))
     for j in phase_level:
-        assert j.pipeline.split(",") == [f.name for f in fixes.FIXES if f.phase == j.phase]
+        assert j.pipeline.split(",") == [f.name for f in fixes.FIXES if f.phase == j.phase and "cpu" in f.targets]
+
+
+def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
+    cpu_only = [f.name for f in fixes.FIXES if f.targets == ("cpu",)]
+    assert cpu_only  # sort-slice-to-topk
+    for flags, present in ((CPU, True), (CUDA, False), (ROCM, False)):
+        phase_level, _ = fixes.injections(fixes.select("all"), flags)
+        names = {n for j in phase_level for n in j.pipeline.split(",")}
+        assert all((n in names) == present for n in cpu_only), flags
 
 
 def test_fixes_sharing_a_codegen_point_run_as_one_pipeline():
@@ -77,7 +86,7 @@ def test_list_fixes_names_each_fix_and_its_point():
     assert proc.returncode == 0, proc.stderr
     for f in fixes.FIXES:
         assert f.name in proc.stdout
-        if f.phase:
+        if f.phase and "cuda" in f.targets:
             assert f"--inject {f.phase}:{f.name}" in proc.stdout
 
 
