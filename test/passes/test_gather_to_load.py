@@ -151,3 +151,21 @@ def test_gpu_codegen_has_no_gather_before_alias_folding(name, gpu_compile_target
         build(tmp_path, name, gpu_compile_target, CHECK)
     assert REWRITTEN[(gpu_compile_target.name, name)]
     assert len(build(tmp_path, name, gpu_compile_target, f"{PASSES},{CHECK}")) > 0
+
+
+def test_stock_sliced_read_is_wrong_on_cuda_and_right_with_the_passes(tmp_path):
+    """Seen on an H100 (modules compiled for sm_80, run with the runtime alone): stock IREE
+    3.13 reads the slice wrong on CUDA, though right on the CPU; with the passes it is right.
+    Pinned here for the next machine with a CUDA device; skipped without one."""
+    cuda = e2e.TARGETS["cuda"]
+    ok, why = e2e.device_available(cuda)
+    if not ok:
+        pytest.skip(f"cuda: {why}")
+    path = tmp_path / "sliced.mlir"
+    path.write_text(PROGRAMS["sliced"][0])
+    args = inputs("sliced")
+    want = PROGRAMS["sliced"][1](*args)
+    stock = e2e.run_runtime(e2e.compile_program(str(path), cuda), cuda, "read", args)[0]
+    assert not np.array_equal(stock, want), "stock IREE now reads the slice right on CUDA: update the docs"
+    fixed = build(tmp_path, "sliced", cuda, PASSES)
+    np.testing.assert_array_equal(e2e.run_runtime(fixed, cuda, "read", args)[0], want)
