@@ -45,13 +45,21 @@ class Compiled:
         self.tmp = tmp
         self.done = {}
 
-    def get(self, model: Model, target_name: str, inject=()) -> bytes:
+    def get(self, model: Model, target_name: str, inject=(), fixes: bool = False) -> bytes:
+        """The module compiled for ``target_name``: stock, with ``inject``, or with opt-py compile --fixes."""
         from opt_py.iree import e2e
+        from opt_py.iree import fixes as fix_table
 
-        key = (model.name, target_name, tuple(inject))
+        key = (model.name, target_name, tuple(inject), fixes)
         if key not in self.done:
+            target = e2e.TARGETS[target_name]
+            inject_codegen = ()
+            if fixes:
+                phases, codegen = fix_table.injections(fix_table.select("all"), target.compile_flags)
+                inject = (*(f"{j.phase}:{j.pipeline}" for j in phases), *inject)
+                inject_codegen = tuple(f"{c.where}:{c.pass_name}:{c.pipeline}" for c in codegen)
             try:
-                vmfb = e2e.compile_program(str(model.path), e2e.TARGETS[target_name], inject=inject)
+                vmfb = e2e.compile_program(str(model.path), target, inject=inject, inject_codegen=inject_codegen)
                 path = self.tmp / f"{model.name}.{target_name}.{len(self.done)}.vmfb"
                 path.write_bytes(vmfb)
                 self.done[key] = path

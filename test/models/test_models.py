@@ -160,6 +160,57 @@ def test_gpu_run(model, target, compiled, request):
     _check_numbers(model, outs, f"{target}-run")
 
 
+# --------------------------------------------------------------------------
+# opt-py compile --fixes: compiles wherever stock does (and where stock cannot,
+# for the failures a fix exists for), and matches PyTorch on the CPU, the
+# MoE router included
+# --------------------------------------------------------------------------
+
+FIXED_COMPILE_ERRORS = {"argsort_static", "topk_sampler"}  # sort-drop-unused-results: GPU bufferization
+
+
+@pytest.mark.parametrize("model", _params("cpu"))
+def test_fixes_cpu_matches_pytorch(model, compiled):
+    outs = e2e.run_runtime(compiled.get(model, "cpu", fixes=True), e2e.TARGETS["cpu"], model.function,
+                           model.inputs())
+    bad = _mismatches(model, outs)
+    assert not bad, f"{model.name} with --fixes:\n" + e2e.format_report(bad, "IREE --fixes", "PyTorch")
+
+
+@pytest.mark.parametrize("target", ["cuda", "rocm"])
+@pytest.mark.parametrize("model", MODELS, ids=IDS)
+def test_fixes_compile_for_gpus_wherever_stock_does(model, target, compiled, request):
+    if model.slow(target) and not (request.config.getoption("--runslow") or os.environ.get("OPT_PY_RUNSLOW") == "1"):
+        pytest.skip(f"slow to compile for {target}: run with --runslow")
+    stock_fails = (model.known(target) or "").startswith("compile-error")
+    if stock_fails and model.name not in FIXED_COMPILE_ERRORS:
+        pytest.skip(f"stock IREE does not compile {model.name} for {target} and no fix is claimed")
+    assert len(compiled.get(model, target, fixes=True)) > 0
+
+
+def test_fixed_compile_errors_are_stock_failures():
+    """The compile errors --fixes claims to fix are ones stock really has."""
+    by_name = {m.name: m for m in MODELS}
+    for name in FIXED_COMPILE_ERRORS:
+        assert any((by_name[name].known(t) or "").startswith("compile-error") for t in ("cuda", "rocm")), name
+
+
+GATHER_POINT = "before:iree-codegen-fold-memref-alias-ops"
+NO_GATHER = "test-expect-absent{op=vector.gather}"
+
+
+@pytest.mark.parametrize("name", ["embedding", "index_select_dynamic"])
+def test_gather_fixes_fire_at_the_gpu_point(name, tmp_path):
+    """IREE emits vector.gather for these reads in GPU codegen (the control fails on it),
+    and with --fixes' gather passes at their point none is left."""
+    model = next(m for m in MODELS if m.name == name)
+    cuda = e2e.TARGETS["cuda"]
+    with pytest.raises(OptPyError, match="'vector.gather' is still here"):
+        e2e.compile_program(str(model.path), cuda, inject_codegen=(f"{GATHER_POINT}:{NO_GATHER}",))
+    point = f"{GATHER_POINT}:gather-to-load,fold-subview-into-gather,{NO_GATHER}"
+    assert len(e2e.compile_program(str(model.path), cuda, inject_codegen=(point,))) > 0
+
+
 def test_known_failures_are_pinned():
     """The failures this corpus documents stay documented (not silently dropped from a manifest)."""
     by_name = {m.name: m for m in MODELS}
