@@ -100,7 +100,7 @@ def opt_parser():
 def main(argv: list[str] | None = None) -> int:
     if argv is None:  # the command itself (not a caller's argv): a warm server may run it
         argv = sys.argv[1:]
-        if not (argv and argv[0] in SUBCOMMANDS):
+        if not (argv and argv[0] in ("compare", "bundle")):  # those run IREE's runtime: cold
             from .client import run_on_server
 
             served = run_on_server(argv)
@@ -357,6 +357,9 @@ def compile_main(argv: list[str]) -> int:
     # A bare --fixes means all of them; it never takes the next argument (the input) as its value.
     argv = ["--fixes=all" if a == "--fixes" else a for a in argv]
     args, iree_flags = compile_parser().parse_known_args(argv)
+    from ..run.bindings import import_bindings_lean
+
+    import_bindings_lean()  # no iree.compiler.tools, no numpy, unless a pass needs them
     from ..errors import OptPyError
     from .output import write_output
     from ..run.engine import OptOptions

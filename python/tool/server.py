@@ -90,6 +90,8 @@ def preload() -> None:
         for name in ("opt_py.tool.cli", "opt_py.tool.opt", "opt_py.tool.output", "opt_py.tool.verify",
                      "opt_py.run.engine", "opt_py.run.rewrite_driver", "opt_py.pipeline.plan",
                      "opt_py.pipeline.anchors", "iree.compiler.passmanager", "iree.compiler.rewrite",
+                     # opt-py compile (--fixes): the compiler API and the IREE layer
+                     "iree.compiler.api", "opt_py.iree.phases", "opt_py.iree.fixes", "opt_py.iree.codegen",
                      "argparse", "gettext"):
             importlib.import_module(name)
         from ..run.bindings import prepare_warm_context

@@ -287,3 +287,24 @@ def test_off_switch(server_env, tmp_path):
         assert opt_py(["in.mlir"], env, cwd=tmp_path).returncode == 0
     assert not Path(env["OPT_PY_SERVER_LOG"]).exists()
     assert not (Path(env["XDG_RUNTIME_DIR"]) / "opt-py").exists()
+
+
+def test_compile_is_served_and_gives_the_same_module(server_env, tmp_path):
+    """opt-py compile (with --fixes: several phases, Python passes) through the warm server:
+    the same .vmfb byte for byte, the same errors and exit codes, as a cold run."""
+    wait_for_server(server_env)
+    cold_env = dict(server_env, OPT_PY_NO_SERVER="1")
+    flags = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
+    program = str(ROOT / "test" / "models" / "moe_router" / "model.mlir")
+    outs = {}
+    for name, env in (("warm", server_env), ("cold", cold_env)):
+        before = served_runs(server_env)
+        proc = opt_py(["compile", program, "-o", str(tmp_path / f"{name}.vmfb"), "--fixes", *flags], env)
+        assert proc.returncode == 0, proc.stderr
+        assert (served_runs(server_env) > before) == (name == "warm")
+        outs[name] = (tmp_path / f"{name}.vmfb").read_bytes()
+    assert outs["warm"] == outs["cold"]
+    bad = [opt_py(["compile", program, "-o", str(tmp_path / "x.vmfb"), "--inject", "nowhere:cse", *flags], env)
+           for env in (server_env, cold_env)]
+    assert bad[0].returncode == bad[1].returncode == 1 and bad[0].stderr == bad[1].stderr
+    assert not (tmp_path / "x.vmfb").exists()
