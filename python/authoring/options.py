@@ -62,7 +62,7 @@ def parse_option_value(pass_name: str, key: str, typ, raw: str):
         raise bad("a boolean (true/false)")
     if typ is int:
         try:
-            value = int(raw, 0)
+            value = int(_plain_number(raw), 0)
         except ValueError:
             raise bad("an integer") from None
         if not -(2**63) <= value < 2**63:
@@ -70,7 +70,7 @@ def parse_option_value(pass_name: str, key: str, typ, raw: str):
         return value
     if typ is float:
         try:
-            return float(raw)
+            return float(_plain_number(raw))
         except ValueError:
             raise bad("a number") from None
     if typ is str:
@@ -82,3 +82,12 @@ def parse_option_value(pass_name: str, key: str, typ, raw: str):
             choices = ", ".join(m.lower().replace("_", "-") for m in typ.__members__)
             raise bad(f"one of {choices}") from None
     raise bad(f"a value of type {typ}")
+
+
+def _plain_number(raw: str) -> str:
+    """``raw`` if it is spelled as LLVM's option parser would read a number:
+    ASCII only (Python's ``int`` and ``float`` also take other scripts'
+    digits, ``_`` separators and surrounding blanks)."""
+    if not raw.isascii() or "_" in raw or raw != raw.strip():
+        raise ValueError(raw)
+    return raw

@@ -42,16 +42,21 @@ class Collector:
 
     def __init__(self, context):
         self.diags: list[Diag] = []
+        self.errors_seen = 0  # errors that reached the handler (see engine.errors_to_handlers)
         self._handle = context.attach_diagnostic_handler(self._on)
 
     def _on(self, d) -> bool:
-        self.diags.append(from_mlir(d))
+        diag = from_mlir(d)
+        self.diags.append(diag)
+        self.errors_seen += diag.severity == "error"
         return True
 
-    def add_error(self, e) -> None:
-        """Record the diagnostics carried by an ``MLIRError``."""
+    def add_error(self, e, errors_seen_before: int | None = None) -> None:
+        """Record the diagnostics carried by an ``MLIRError``. One raised with
+        errors sent to the handler carries none: its bare message is recorded
+        only when no error reached the handler since ``errors_seen_before``."""
         infos = getattr(e, "error_diagnostics", None) or []
-        if not infos:
+        if not infos and (errors_seen_before is None or self.errors_seen == errors_seen_before):
             self.diags.append(Diag("error", str(e)))
         for d in infos:
             self.diags.append(from_mlir(d))

@@ -130,10 +130,16 @@ def main(argv: list[str] | None = None) -> int:
         print("opt-py: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        from .output import die_of_sigpipe
+
+        die_of_sigpipe()
         return 1
 
 
 def run(args) -> int:
+    import errno
+    import os
+
     from ..errors import OptPyError
     from ..run.engine import OptOptions
     from .opt import run_opt
@@ -161,7 +167,13 @@ def run(args) -> int:
         debug=args.debug,
     )
     if args.input == "-":
-        data, display, path = sys.stdin.buffer.read(), "<stdin>", None
+        try:
+            if sys.stdin is None:  # closed when Python started
+                raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+            data, display, path = sys.stdin.buffer.read(), "<stdin>", None
+        except OSError as e:
+            print(f"opt-py: error: cannot open input file '-': {e.strerror}", file=sys.stderr)
+            return 1
     else:
         try:
             with open(args.input, "rb") as f:

@@ -121,7 +121,7 @@ def peer_pid(sock) -> int:
 
 def run_on_server(args: list[str]) -> int | None:
     """The exit status of this run done by the warm server, or None: run it here."""
-    if disabled() or not _plain_interpreter():
+    if disabled() or not _plain_interpreter() or not _std_streams_open():
         return None
     try:
         key = server_key()
@@ -137,6 +137,19 @@ def run_on_server(args: list[str]) -> int | None:
         return _run(sock, args)
     finally:
         sock.close()
+
+
+def _std_streams_open() -> bool:
+    """Whether stdin, stdout and stderr are open. Checked before anything is
+    opened: a closed one's number goes to the next file opened (the socket,
+    which the worker would then take for stdin: a hang). A run with one
+    closed runs here, where it stays closed."""
+    try:
+        for fd in (0, 1, 2):
+            os.fstat(fd)
+    except OSError:
+        return False
+    return True
 
 
 def _plain_interpreter() -> bool:
@@ -177,8 +190,6 @@ def _run(sock, args: list[str]) -> int | None:
 
     fds = []
     try:
-        for fd in (0, 1, 2):
-            os.fstat(fd)  # a closed standard stream: run here, where it stays closed
         cwd = os.open(".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:
         return None

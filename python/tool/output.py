@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -34,7 +35,14 @@ def on_big_stack(fn, *args):
         t.start()
     finally:
         threading.stack_size(old)
-    t.join()
+    try:
+        t.join()
+    except KeyboardInterrupt:
+        # MLIR's code does not look at Python's signals: the run would go on
+        # to its end before the exit, and shutting the interpreter down under
+        # a running thread can abort. End now; nothing has been written.
+        print("opt-py: interrupted", file=sys.stderr, flush=True)
+        os._exit(130)
     if error:
         raise error[0]
     return result[0]
@@ -47,14 +55,21 @@ def write_output(target: str, data: bytes) -> int:
     is, never replaced; a symlink is written through; a replaced file keeps
     its mode, and a new one gets the umask's. No temp file outlives a failure.
     """
-    if target == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return 0
-
     def fail(reason) -> int:
         print(f"opt-py: error: cannot write output file '{target}': {reason}", file=sys.stderr)
         return 1
+
+    if target == "-":
+        if sys.stdout is None:  # closed when Python started
+            return fail(os.strerror(errno.EBADF))
+        try:
+            write_all(sys.stdout.buffer, data)
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:
+            die_of_sigpipe()
+        except OSError as e:
+            return fail(e.strerror or str(e))
+        return 0
 
     if not target:
         return fail("empty path")
@@ -100,3 +115,25 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def write_all(stream, data: bytes) -> None:
+    """All of ``data``: a buffered write straight to a pipe returns short,
+    without an error, when the reader goes away midway."""
+    view = memoryview(data)
+    while view:
+        view = view[stream.write(view):]
+
+
+def die_of_sigpipe() -> None:
+    """Die as iree-opt does when its reader has gone (killed by SIGPIPE, 141
+    in a shell): Python ignores SIGPIPE and raises BrokenPipeError instead."""
+    import signal
+
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGPIPE)
+    os._exit(128 + signal.SIGPIPE)  # not reached: SIGPIPE is not blocked

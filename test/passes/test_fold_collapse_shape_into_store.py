@@ -64,11 +64,9 @@ def test_compiles_for_gpu(seed, gpu_compile_target):
 
 
 @pytest.mark.parametrize("seed", [1, 23, 52])
-def test_runs_on_gpu(seed, run_target):
-    if run_target.name == "cpu":
-        pytest.skip("the CPU runs are the tests above")
+def test_runs_on_gpu(seed, gpu_run_target):
     case = rs.random_case(seed)
-    assert rs.run(case, with_pass=True, target_name=run_target.name) == "ok", case.describe()
+    assert rs.run(case, with_pass=True, target_name=gpu_run_target.name) == "ok", case.describe()
 
 
 EXPAND_OF_LOAD = """

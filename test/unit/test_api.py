@@ -2,7 +2,7 @@
 
 One behaviour per test. The passes used here are declared in this file and
 registered in-process with ``opt_py.register_pass`` (names start with
-``api-``); no plugin is needed. The strict xfails at the end are core bugs.
+``api-``); no plugin is needed. The tests at the end pin core bugs, now fixed.
 """
 
 from __future__ import annotations
@@ -592,7 +592,7 @@ def test_a_failed_run_leaves_text_input_unprinted():
 
 
 # --------------------------------------------------------------------------
-# Core bugs (strict xfails: they pass once fixed, and then the xfail must go)
+# Core bugs, now fixed: each test pins the fix
 # --------------------------------------------------------------------------
 
 

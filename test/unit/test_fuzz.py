@@ -20,8 +20,8 @@ reproduces by hand. ``OPT_PY_FUZZ_SEED`` and ``OPT_PY_FUZZ_SCALE`` (a
 multiplier on the number of cases) allow longer, different runs; the
 defaults keep this file well under a minute on two cores.
 
-The strict xfails at the end are crashes found this way in the core (or
-inherited by it); each reason says what happens.
+The tests at the end pin crashes found this way in the core (or inherited
+by it), all fixed: each checks what happens now.
 """
 
 from __future__ import annotations
@@ -55,7 +55,9 @@ def _opt_py_command() -> list[str]:
 
 
 OPT_PY = _opt_py_command()
-ENV = dict(os.environ, PYTHONPATH=str(PLUGIN_SITE), PYTHONFAULTHANDLER="1")
+# The caller's PYTHONPATH kept after the plugins: a checkout put first on it (a worktree) is the one tested.
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(PLUGIN_SITE), os.environ.get("PYTHONPATH")) if p),
+           PYTHONFAULTHANDLER="1")
 # No core files from a crash; a fixed 8 MiB stack so stack overflows reproduce.
 LIMITS = "ulimit -c 0 2>/dev/null; ulimit -s 8192 2>/dev/null; exec \"$@\""
 
@@ -351,7 +353,7 @@ FLAG_GROUPS = [
     ("--mlir-print-ir-after-change",),
     ("--mlir-print-ir-after-failure",),
     ("--mlir-print-ir-before-all", "--mlir-print-ir-after-all"),
-    # Module-scope printing needs threading off (with it on, see the xfail below).
+    # Module-scope printing needs threading off (with it on: test_module_scope_ir_printing_with_threading_runs).
     ("--mlir-print-ir-after-all", "--mlir-print-ir-module-scope", "--mlir-disable-threading"),
     ("--emit-bytecode",),
     ("--verify-diagnostics",),
@@ -629,8 +631,8 @@ def describe(case: Case, res: Result) -> str:
     ])
 
 
-# Failures of core bugs that have their own strict xfail below: a random case
-# that runs into one is reported as xfailed, naming the test that pins it.
+# Signatures of open core bugs, each with a test that pins it (none open now):
+# a random case that runs into one is reported as xfailed, naming that test.
 KNOWN_BUGS: list[tuple[bytes, str]] = []
 
 
@@ -674,8 +676,7 @@ def test_generation_is_deterministic():
 
 
 # --------------------------------------------------------------------------
-# Crashes found in the core (strict xfails: they pass once fixed, and then
-# the xfail must go)
+# Crashes found in the core, now fixed: each test says what must happen instead
 # --------------------------------------------------------------------------
 
 SMALL = b"""\
@@ -694,14 +695,19 @@ def _single(case_id, args, data=SMALL, stdin=True, debug=False, tmp_path=None):
     return res
 
 
-def test_module_scope_ir_printing_with_threading_is_an_error_not_an_abort(tmp_path):
-    _single("xf-module-scope", ["-", "--pipeline=canonicalize", "--mlir-print-ir-after-all",
-                                "--mlir-print-ir-module-scope"], tmp_path=tmp_path)
+def test_module_scope_ir_printing_with_threading_runs(tmp_path):
+    """MLIR aborts on module-scope IR printing with threads on; opt-py turns them off and prints."""
+    res = _single("xf-module-scope", ["-", "--pipeline=canonicalize", "--mlir-print-ir-after-all",
+                                      "--mlir-print-ir-module-scope"], tmp_path=tmp_path)
+    assert res.rc == 0 and b"// -----// IR Dump After CanonicalizerPass" in res.stderr, res.stderr[-2000:]
+    assert b"func.func @f" in res.stdout
 
 
 def test_deeply_nested_pipeline_is_a_diagnostic(tmp_path):
     pipeline = "func.func(" * 600 + "cse" + ")" * 600
-    _single("xf-deep-pipeline", ["-", f"--pipeline={pipeline}"], tmp_path=tmp_path)
+    res = _single("xf-deep-pipeline", ["-", f"--pipeline={pipeline}"], tmp_path=tmp_path)
+    assert res.rc == 1 and b"error: pipeline:1:641: pipeline nests deeper than 64 levels" in res.stderr, \
+        res.stderr[:2000]
 
 
 def test_caret_for_a_huge_column_is_bounded(tmp_path):

@@ -3,8 +3,8 @@
 Each test writes a minimal installed-style distribution into a temporary
 directory (a ``*.dist-info`` with METADATA and entry_points.txt, beside the
 module it names), puts that directory on PYTHONPATH and runs ``opt-py`` as a
-subprocess, as a user with the plugin pip-installed would. The strict xfails
-at the end are core bugs.
+subprocess, as a user with the plugin pip-installed would. The tests at
+the end pin core bugs, now fixed.
 """
 
 from __future__ import annotations
@@ -247,7 +247,7 @@ def test_a_broken_plugin_does_not_affect_cpp_only_pipelines(tmp_path):
 
 
 # --------------------------------------------------------------------------
-# Core bugs (strict xfails: they pass once fixed, and then the xfail must go)
+# Core bugs, now fixed: each test pins the fix
 # --------------------------------------------------------------------------
 
 

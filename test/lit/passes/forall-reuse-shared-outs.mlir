@@ -228,7 +228,13 @@ func.func @collapse_into_other_shape(%a: tensor<1x64xf32>) -> tensor<64x8xf32> {
 // generic writing it into another empty), so the collapse is not inserted
 // directly; that second empty's chain has no collapse and is rewritten.
 // CHECK-LABEL: func.func @collapse_not_inserted_directly
+// CHECK: scf.forall ([[I:%[a-z0-9_]+]]) in (8) shared_outs([[O:%[a-z0-9_]+]] = %{{.*}})
 // CHECK: tensor.empty() : tensor<1x64xf32>
+// CHECK: [[C:%[a-z0-9_]+]] = tensor.collapse_shape
+// CHECK-NOT: tensor.empty
+// CHECK: [[S:%[a-z0-9_]+]] = tensor.extract_slice [[O]][[[I]], 0] [1, 64] [1, 1] : tensor<8x64xf32> to tensor<64xf32>
+// CHECK: [[H:%[a-z0-9_]+]] = linalg.generic {{.*}} ins([[C]] : tensor<64xf32>) outs([[S]] : tensor<64xf32>)
+// CHECK: tensor.parallel_insert_slice [[H]] into [[O]][[[I]], 0] [1, 64] [1, 1]
 // WHY: no match on 'tensor.empty' at collapse_not_inserted_directly:1:1: the tile escapes: a tensor.collapse_shape in the chain is not inserted directly
 // WHY: applied to 'tensor.empty' at collapse_not_inserted_directly:2:1
 #id1 = affine_map<(d0) -> (d0)>

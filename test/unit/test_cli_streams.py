@@ -1,0 +1,107 @@
+"""The opt-py command with its standard streams closed or gone, and numbers
+spelled as LLVM's option parser would not read them: a clear error or
+iree-opt's exit status, never a traceback or a hang; the same with the warm
+server on and off (closed streams always run cold, by design)."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+OPT_PY = shutil.which("opt-py") or str(Path(sys.executable).parent / "opt-py")
+SRC = "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n"
+
+
+@pytest.fixture(params=["served", "cold"])
+def env(request, tmp_path):
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), OPT_PY_SERVER_IDLE="60",
+               OPT_PY_SERVER_LOG=str(tmp_path / "server.log"))
+    env.pop("OPT_PY_NO_SERVER", None)
+    if request.param == "cold":
+        env["OPT_PY_NO_SERVER"] = "1"
+    else:
+        _wait_for_server(env)
+    (tmp_path / "in.mlir").write_text(SRC)
+    yield env
+    for sock in (runtime / "opt-py").glob("*.sock") if (runtime / "opt-py").exists() else []:
+        sock.unlink()  # its server exits when its socket is gone
+
+
+def _served(env) -> int:
+    log = Path(env["OPT_PY_SERVER_LOG"])
+    return log.read_text().count("accepted a run") if log.exists() else 0
+
+
+def _wait_for_server(env, timeout=60):
+    subprocess.run([OPT_PY, "--help"], env=env, capture_output=True, check=False)
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        before = _served(env)
+        subprocess.run([OPT_PY, "--help"], env=env, capture_output=True, check=False)
+        if _served(env) > before:
+            return
+        time.sleep(0.2)
+    raise AssertionError("no server came up")
+
+
+def _shell(cmd, env, cwd):
+    return subprocess.run(cmd, shell=True, env=env, cwd=cwd, capture_output=True, timeout=60, check=False)
+
+
+@pytest.mark.parametrize("args", ["", "-"])
+def test_closed_stdin_is_an_input_error(env, tmp_path, args):
+    """As iree-opt: "cannot open input file '-'", exit 1. (With the server on,
+    the client's socket took the closed fd 0 and the worker read its stdin
+    from it: a hang.)"""
+    res = _shell(f"exec {OPT_PY} {args} <&-", env, tmp_path)
+    assert res.returncode == 1, res.stderr
+    assert b"opt-py: error: cannot open input file '-': Bad file descriptor" in res.stderr
+    assert b"Traceback" not in res.stderr
+
+
+def test_closed_stdin_with_a_file_input_runs(env, tmp_path):
+    res = _shell(f"exec {OPT_PY} in.mlir <&-", env, tmp_path)
+    assert res.returncode == 0 and b"return %arg0" in res.stdout, res.stderr
+
+
+def test_closed_stdout_is_an_output_error(env, tmp_path):
+    res = _shell(f"exec {OPT_PY} in.mlir >&-", env, tmp_path)
+    assert res.returncode == 1
+    assert b"opt-py: error: cannot write output file '-': Bad file descriptor" in res.stderr
+    assert b"Traceback" not in res.stderr
+
+
+def test_a_reader_gone_early_kills_with_sigpipe(env, tmp_path):
+    """``opt-py big.mlir | head -c1``: the output is lost, so not exit 0; as
+    iree-opt, killed by SIGPIPE (141 in a shell). Python's buffered write
+    straight to the pipe returned short without an error."""
+    big = "".join(f"func.func @f{i}(%a: i32) -> i32 {{\n  return %a : i32\n}}\n" for i in range(5000))
+    (tmp_path / "big.mlir").write_text(big)
+    before = _served(env)
+    proc = subprocess.Popen([OPT_PY, "big.mlir"], env=env, cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout.read(1) == b"m"
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == -signal.SIGPIPE, err
+    assert b"Traceback" not in err
+    if "OPT_PY_NO_SERVER" not in env:
+        assert _served(env) == before + 1
+
+
+@pytest.mark.parametrize("value", ["١٢", "1_2", "１２"])
+def test_integer_options_take_ascii_digits_only(env, tmp_path, value):
+    """Python's int() reads other scripts' digits and '_'; LLVM's parser does not."""
+    res = _shell(f"exec {OPT_PY} in.mlir -p 'fold-collapse-shape-into-generic{{max-iterations={value}}}'",
+                 env, tmp_path)
+    assert res.returncode == 1 and not res.stdout
+    assert f"option 'max-iterations' expects an integer, got '{value}'".encode() in res.stderr
+    ok = _shell(f"exec {OPT_PY} in.mlir -p 'fold-collapse-shape-into-generic{{max-iterations=0x12}}'", env, tmp_path)
+    assert ok.returncode == 0, ok.stderr
