@@ -1,10 +1,14 @@
-"""Sweep: is --inject-codegen exactly stock when it injects nothing?
+"""Sweep: is --inject-codegen exactly stock when what it injects computes nothing new?
 
 For every program in test/e2e/codegen_programs (or --programs), every target
 (--targets), every injection point the program's codegen offers (every
 splice position of every dispatch function; see
-opt_py.codegen_faithfulness.codegen_points), compile with the do-nothing
-pass ``test-nothing`` injected there and compare the executable with stock.
+opt_py.iree.faithfulness.codegen_points), compile with a probe pipeline
+injected there and compare the executable with stock. The default probe,
+``test-touch``, adds an unused constant: the function changed, so it is
+replayed after the point, and the executable must still be stock's, or the
+point refused. ``--pipeline test-nothing`` changes nothing: such a function
+is left to IREE whole, so every point is identical by construction.
 Prints, per target: points tried, identical, different, refused, failed, and
 each point that was not identical.
 
@@ -44,6 +48,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sample", type=int, default=0, help="try only N points per program and target")
     ap.add_argument("--points", default="", help="comma-separated points to try instead of all")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every point as it is tried")
+    ap.add_argument("--pipeline", default="test-touch", choices=["test-touch", "test-nothing"],
+                    help="the probe injected at each point (default test-touch: checks the replay)")
     args = ap.parse_args(argv)
 
     from opt_py.iree import faithfulness as cf
@@ -75,7 +81,7 @@ def main(argv=None) -> int:
             if args.sample:
                 points = sample_points(points, args.sample)
             for point in points:
-                out = cf.check_point(str(f), target, point, stock)
+                out = cf.check_point(str(f), target, point, stock, pipeline=args.pipeline)
                 count["tried"] += 1
                 count[out.kind] += 1
                 line = f"{target_name} {f.stem} {point}: {out.kind}" + (f": {out.detail}" if out.detail else "")
