@@ -42,7 +42,10 @@ def run_pipeline(module_or_text, pipeline: str, *, context=None, options: OptOpt
             ok = run_plan(plan, root, opts, hooks, collector)
             if not ok:
                 raise _failed(collector.diags, {"-": "<input>"}, {}, hooks, opts.debug)
-            return print_ir(root, opts) if as_text else module_or_text
+            if not as_text:
+                return module_or_text
+            out = print_ir(root, opts)
+            return out if opts.emit_bytecode else out.decode("utf-8", errors="replace")
     finally:
         collector.detach()
 

@@ -280,16 +280,26 @@ def _run_on_one_pass_manager(plan: Plan, root, opts: OptOptions, hooks: RunHooks
         del pm  # timing and statistics reports print when the pass manager goes
 
 
-def print_ir(root, opts: OptOptions):
+def print_ir(root, opts: OptOptions, verified: bool = False) -> bytes:
+    """The IR as mlir-opt writes it, as bytes.
+
+    Printed into a BytesIO: the bindings call ``write`` once per token, and a
+    bytes sink costs a third less than ``get_asm``'s str one. ``verified``
+    (the caller knows the IR verifies) spares the printer its own verification.
+    """
+    buf = io.BytesIO()
     if opts.emit_bytecode:
-        buf = io.BytesIO()
         root.write_bytecode(buf)
-        return buf.getvalue()
-    return root.get_asm(
-        enable_debug_info=opts.print_debuginfo,
-        print_generic_op_form=opts.print_op_generic,
-        use_local_scope=opts.print_local_scope,
-    )
+    else:
+        root.print(
+            enable_debug_info=opts.print_debuginfo,
+            print_generic_op_form=opts.print_op_generic,
+            use_local_scope=opts.print_local_scope,
+            assume_verified=verified,
+            file=buf,
+            binary=True,
+        )
+    return buf.getvalue()
 
 
 def _verify(root):

@@ -56,20 +56,24 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
         return OptResult(ok=False)
 
     is_bytecode = data.startswith(_BYTECODE_MAGIC)
-    text = "" if is_bytecode else data.decode("utf-8", errors="replace")
     depth = 0 if is_bytecode else _max_nesting(data)
     if depth > MAX_NESTING:
         err(f"{display_name}: error: input nests brackets {depth} levels deep; opt-py refuses more than "
             f"{MAX_NESTING} (MLIR's recursive parser would overflow the stack)")
         return OptResult(ok=False)
-    if is_bytecode or not opts.split_input_file:
-        chunks = [(1, text)]
-    else:
+    from_file = bool(path) and not is_bytecode and _regular_file(path)
+    # The text as a str only where it is read: splitting, expected-diagnostic
+    # comments, parsing a pipe. A regular file is parsed by MLIR from the file
+    # (its own locations), and source lines for a diagnostic decode lazily:
+    # a 50 MB input is not held twice.
+    needs_text = not is_bytecode and (opts.split_input_file or opts.verify_diagnostics or not from_file)
+    text = data.decode("utf-8", errors="replace") if needs_text else None
+    if text is not None and opts.split_input_file:
         chunks = split_chunks(text)
+    else:
+        chunks = [(1, text)]
     rename = {"-": display_name}
-    sources = {display_name: text}
-    if path:
-        sources[path] = text
+    sources = _Sources(display_name, path, data if not is_bytecode else b"", text)
     outputs: list[bytes] = []
     all_ok = True
     debug = (lambda line: print(line, file=sys.stderr, flush=True)) if opts.debug_patterns else None
@@ -82,7 +86,7 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
             try:
                 if is_bytecode:
                     module = ir.Module.parse(data)
-                elif path and len(chunks) == 1 and _regular_file(path):
+                elif from_file and len(chunks) == 1:
                     module = ir.Module.parseFile(path)  # file locations; a FIFO could not be read twice
                 else:
                     module = ir.Module.parse(chunk)
@@ -93,15 +97,16 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
                 # e.g. bytecode whose strings are not UTF-8: not an MLIRError
                 collector.diags.append(Diag("error", f"cannot parse input: {e}", display_name, 0, 0))
                 module, ok = None, False
-            if module is not None:
+            if module is not None and plan.steps:  # the parser verified: an empty plan has nothing to add
                 try:
                     ok = run_plan(plan, module.operation, opts, hooks, collector)
                 except PipelineError as e:
                     err(f"opt-py: error: {e}")
                     collector.detach()
                     return OptResult(ok=False)
-                if ok:
-                    out = print_ir(module.operation, opts)
+            if module is not None and ok:
+                # With no passes the IR is as the parser verified it: printing need not verify it again.
+                out = print_ir(module.operation, opts, verified=not plan.steps)
             if opts.pass_statistics and hooks.stats:
                 err(_python_statistics(hooks.stats))
         collector.detach()
@@ -116,7 +121,7 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
             all_ok = all_ok and not problems
         else:
             for d in collector.diags:
-                err(render(d, rename, sources))
+                err(render(d, rename, sources.texts()))
             if hooks.failures and opts.debug:
                 for name, _exc, tb in hooks.failures:
                     err(f"--- traceback of Python pass '{name}' ---\n{tb.rstrip()}")
@@ -138,36 +143,47 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
 MAX_NESTING = 10_000
 
 
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"()[]{}<>")
+
+
 def _max_nesting(data: bytes, chunk: int = 1 << 22) -> int:
     """Deepest nesting of any one bracket kind ``( [ { <``, counted roughly
     (strings and comments included, ``->`` not a closer): MLIR's parser
     recurses on each. On the UTF-8 bytes (brackets are ASCII, and no byte of a
-    multi-byte character is), a few MB at a time: a 50 MB input costs no more
-    than a few times the chunk in memory."""
-    openers = sum(data.count(c) for c in (b"(", b"[", b"{", b"<"))
+    multi-byte character is): arrows dropped, then everything but brackets
+    (a few % of a module), counted a few MB at a time."""
+    brackets = data.replace(b"->", b"").translate(None, _NOT_BRACKETS)
+    openers = sum(brackets.count(c) for c in (b"(", b"[", b"{", b"<"))
     if openers <= MAX_NESTING:
         return openers  # cannot be deeper than the number of openers
     import numpy as np
 
-    buf = np.frombuffer(data, dtype=np.uint8)
+    buf = np.frombuffer(brackets, dtype=np.uint8)
     deepest = 0
     for opener, closer in (b"()", b"[]", b"{}", b"<>"):
+        step = np.zeros(256, dtype=np.int32)
+        step[opener], step[closer] = 1, -1
         depth = 0
         for start in range(0, len(buf), chunk):
-            part = buf[start:start + chunk]
-            steps = (part == opener).astype(np.int32)
-            closes = part == closer
-            if closer == ord(">"):  # '->' is an arrow, not a closer
-                before = np.empty_like(part)
-                before[1:] = part[:-1]
-                before[0] = buf[start - 1] if start else 0
-                closes &= before != ord("-")
-            steps -= closes
+            steps = step[buf[start:start + chunk]]
             np.cumsum(steps, out=steps)
             steps += depth
             deepest = max(deepest, int(steps.max(initial=0)))
             depth = int(steps[-1])
     return deepest
+
+
+class _Sources:
+    """The input's text for quoting source lines in diagnostics, decoded only when one is rendered."""
+
+    def __init__(self, display_name: str, path: str | None, data: bytes, text: str | None):
+        self._names = [display_name] + ([path] if path else [])
+        self._data, self._text = data, text
+
+    def texts(self) -> dict[str, str]:
+        if self._text is None:
+            self._text = self._data.decode("utf-8", errors="replace")
+        return dict.fromkeys(self._names, self._text)
 
 
 def _python_statistics(stats: dict) -> str:
