@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
 def run(args) -> int:
     from ..errors import OptPyError
     from ..run.engine import OptOptions
-    from .opt import run_opt
+    from .opt import read_input, run_opt
     from .output import on_big_stack, write_output
 
     opts = OptOptions(
@@ -165,7 +165,7 @@ def run(args) -> int:
     else:
         try:
             with open(args.input, "rb") as f:
-                data = f.read()
+                data = read_input(f, opts)
         except OSError as e:
             print(f"opt-py: error: cannot open input file '{args.input}': {e.strerror}", file=sys.stderr)
             return 1

@@ -40,8 +40,11 @@ def split_chunks(text: str) -> list[tuple[int, str]]:
     return chunks
 
 
-def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, err=None) -> OptResult:
-    """Everything ``opt-py [flags] INPUT`` does, minus argument parsing and writing."""
+def run_opt(data: bytes | None, display_name: str, path: str | None, opts: OptOptions, err=None) -> OptResult:
+    """Everything ``opt-py [flags] INPUT`` does, minus argument parsing and writing.
+
+    ``data`` is the input's bytes, or None for a regular text file at ``path``
+    that MLIR is to read itself (see ``read_input``)."""
     from iree.compiler import ir
 
     err = err or (lambda line: print(line, file=sys.stderr, flush=True))
@@ -55,13 +58,17 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
         err(f"opt-py: error: {e}")
         return OptResult(ok=False)
 
-    is_bytecode = data.startswith(_BYTECODE_MAGIC)
-    depth = 0 if is_bytecode else _max_nesting(data)
+    is_bytecode = data is not None and data.startswith(_BYTECODE_MAGIC)
+    try:
+        depth = 0 if is_bytecode else _max_nesting(data) if data is not None else _max_nesting_of_file(path)
+    except OSError as e:
+        err(f"opt-py: error: cannot read input file '{display_name}': {e.strerror}")
+        return OptResult(ok=False)
     if depth > MAX_NESTING:
         err(f"{display_name}: error: input nests brackets {depth} levels deep; opt-py refuses more than "
             f"{MAX_NESTING} (MLIR's recursive parser would overflow the stack)")
         return OptResult(ok=False)
-    from_file = bool(path) and not is_bytecode and _regular_file(path)
+    from_file = bool(path) and not is_bytecode and (data is None or _regular_file(path))
     # The text as a str only where it is read: splitting, expected-diagnostic
     # comments, parsing a pipe. A regular file is parsed by MLIR from the file
     # (its own locations), and source lines for a diagnostic decode lazily:
@@ -73,7 +80,7 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
     else:
         chunks = [(1, text)]
     rename = {"-": display_name}
-    sources = _Sources(display_name, path, data if not is_bytecode else b"", text)
+    sources = _Sources(display_name, path, b"" if is_bytecode else data, text)
     outputs: list[bytes] = []
     all_ok = True
     debug = (lambda line: print(line, file=sys.stderr, flush=True)) if opts.debug_patterns else None
@@ -146,13 +153,44 @@ MAX_NESTING = 10_000
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"()[]{}<>")
 
 
+def read_input(f, opts: OptOptions) -> bytes | None:
+    """The bytes of an open input, or None where MLIR may read it itself: a
+    regular text file that is neither split nor checked for expected
+    diagnostics. A big module is then never held in Python at all."""
+    head = f.read(len(_BYTECODE_MAGIC))
+    if (head == _BYTECODE_MAGIC or opts.split_input_file or opts.verify_diagnostics
+            or not stat.S_ISREG(os.fstat(f.fileno()).st_mode)):
+        return head + f.read()
+    return None
+
+
 def _max_nesting(data: bytes, chunk: int = 1 << 22) -> int:
     """Deepest nesting of any one bracket kind ``( [ { <``, counted roughly
     (strings and comments included, ``->`` not a closer): MLIR's parser
     recurses on each. On the UTF-8 bytes (brackets are ASCII, and no byte of a
     multi-byte character is): arrows dropped, then everything but brackets
     (a few % of a module), counted a few MB at a time."""
-    brackets = data.replace(b"->", b"").translate(None, _NOT_BRACKETS)
+    return _bracket_depth(_brackets(data), chunk)
+
+
+def _brackets(data: bytes) -> bytes:
+    return data.replace(b"->", b"").translate(None, _NOT_BRACKETS)
+
+
+def _max_nesting_of_file(path: str, block: int = 1 << 22) -> int:
+    """``_max_nesting`` of a file's bytes, read a block at a time."""
+    parts = []
+    carry = b""
+    with open(path, "rb") as f:
+        while block_data := f.read(block):
+            block_data = carry + block_data
+            carry = b"-" if block_data.endswith(b"-") else b""  # may begin an arrow
+            parts.append(_brackets(block_data[:len(block_data) - len(carry)]))
+    parts.append(_brackets(carry))
+    return _bracket_depth(b"".join(parts))
+
+
+def _bracket_depth(brackets: bytes, chunk: int = 1 << 22) -> int:
     openers = sum(brackets.count(c) for c in (b"(", b"[", b"{", b"<"))
     if openers <= MAX_NESTING:
         return openers  # cannot be deeper than the number of openers
@@ -176,12 +214,18 @@ def _max_nesting(data: bytes, chunk: int = 1 << 22) -> int:
 class _Sources:
     """The input's text for quoting source lines in diagnostics, decoded only when one is rendered."""
 
-    def __init__(self, display_name: str, path: str | None, data: bytes, text: str | None):
+    def __init__(self, display_name: str, path: str | None, data: bytes | None, text: str | None):
         self._names = [display_name] + ([path] if path else [])
-        self._data, self._text = data, text
+        self._path, self._data, self._text = path, data, text
 
     def texts(self) -> dict[str, str]:
         if self._text is None:
+            if self._data is None:  # a regular file that MLIR read
+                try:
+                    with open(self._path, "rb") as f:
+                        self._data = f.read()
+                except OSError:
+                    self._data = b""
             self._text = self._data.decode("utf-8", errors="replace")
         return dict.fromkeys(self._names, self._text)
 

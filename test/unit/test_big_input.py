@@ -64,12 +64,30 @@ def test_empty_pipeline_output_is_what_get_asm_prints(tmp_path, monkeypatch):
 def test_empty_pipeline_still_rejects_invalid_ir(tmp_path):
     src = tmp_path / "bad.mlir"
     src.write_text(BAD)
-    lines = []
-    for verify_each in (True, False):
-        r = opt.run_opt(src.read_bytes(), str(src), str(src), OptOptions(verify_each=verify_each), lines.append)
-        assert not r.ok and r.output == b""
-    # the source line is quoted although the input was never decoded up front
-    assert any("doesn't match function result type" in line and "  return %c : i64" in line for line in lines)
+    for data in (src.read_bytes(), None):  # None: MLIR reads the file itself
+        for verify_each in (True, False):
+            lines = []
+            r = opt.run_opt(data, str(src), str(src), OptOptions(verify_each=verify_each), lines.append)
+            assert not r.ok and r.output == b""
+            # the source line is quoted although the input was never decoded up front
+            assert any(f"{src}:3:3: error: type of return operand 0" in line and "\n  return %c : i64\n  ^" in line
+                       for line in lines), lines
+
+
+def test_a_regular_text_file_is_left_to_mlir(tmp_path):
+    src = tmp_path / "in.mlir"
+    src.write_text(MODULE)
+    with open(src, "rb") as f:
+        assert opt.read_input(f, OptOptions()) is None
+    for opts in (OptOptions(split_input_file=True), OptOptions(verify_diagnostics=True)):
+        with open(src, "rb") as f:
+            assert opt.read_input(f, opts) == MODULE.encode()  # the text is read: it is split or scanned
+    bc = tmp_path / "in.mlirbc"
+    bc.write_bytes(b"ML\xefR" + b"rest")
+    with open(bc, "rb") as f:
+        assert opt.read_input(f, OptOptions()) == b"ML\xefRrest"
+    r = opt.run_opt(None, str(src), str(src), OptOptions(allow_unregistered_dialect=True))
+    assert r.ok and r.output == expected(MODULE)
 
 
 def test_bytecode_round_trip_is_unchanged(tmp_path):
