@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..errors import PipelineFailed
 from ..pipeline.plan import plan_pipeline
 from .diagnostics import Collector, render
-from .engine import OptOptions, RunHooks, make_context, print_ir, run_plan
+from .engine import OptOptions, RunHooks, make_context, print_ir, run_plan, single_threaded
 
 
 def run_pipeline(module_or_text, pipeline: str, *, context=None, options: OptOptions | None = None):
@@ -30,7 +30,8 @@ def run_pipeline(module_or_text, pipeline: str, *, context=None, options: OptOpt
             plan = plan_pipeline(pipeline)
             if as_text:
                 try:
-                    module = ir.Module.parse(module_or_text)
+                    with single_threaded(ctx):  # the parser verifies: see single_threaded
+                        module = ir.Module.parse(module_or_text)
                 except ir.MLIRError as e:
                     collector.add_error(e)
                     raise _failed(collector.diags, {"-": "<input>"}, {}) from None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..errors import OptPyError, PipelineError
 from ..pipeline.plan import plan_pipeline
 from ..run.diagnostics import Collector, Diag, render
-from ..run.engine import OptOptions, RunHooks, make_context, print_ir, run_plan
+from ..run.engine import OptOptions, RunHooks, make_context, print_ir, run_plan, single_threaded
 from .verify import VerifyError, parse_expectations, verify
 
 SPLIT_MARKER = "// -----"
@@ -91,12 +91,13 @@ def run_opt(data: bytes | None, display_name: str, path: str | None, opts: OptOp
         ok, out = True, None
         with ctx, ir.Location.unknown():
             try:
-                if is_bytecode:
-                    module = ir.Module.parse(data)
-                elif from_file and len(chunks) == 1:
-                    module = ir.Module.parseFile(path)  # file locations; a FIFO could not be read twice
-                else:
-                    module = ir.Module.parse(chunk)
+                with single_threaded(ctx):  # the parser verifies: see single_threaded
+                    if is_bytecode:
+                        module = ir.Module.parse(data)
+                    elif from_file and len(chunks) == 1:
+                        module = ir.Module.parseFile(path)  # file locations; a FIFO could not be read twice
+                    else:
+                        module = ir.Module.parse(chunk)
             except ir.MLIRError as e:
                 collector.add_error(e)
                 module, ok = None, False
