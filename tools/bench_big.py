@@ -1,11 +1,13 @@
 """Big inputs, side by side: an empty pipeline over a 10-50 MB module, opt-py against native iree-opt.
 
-    python tools/bench_big.py [--mb 50] [--reps 3]
+    python tools/bench_big.py [--mb 50] [--reps 3] [--baseline PYTHONPATH]
 
 Writes a module of many small functions (about ``--mb`` MB), then runs
 ``iree-opt`` (native) and ``opt-py`` (cold: OPT_PY_NO_SERVER=1) on it with
 an empty pipeline, interleaved, output to a file. Reported: median wall time,
 user and system time, and peak RSS (``wait4``'s ru_maxrss of the child).
+``--baseline`` adds ``opt-py`` from another checkout (its PYTHONPATH), in
+the same rounds; every opt-py output is checked to equal the first one.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=float, default=50)
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--baseline", default=None, metavar="PYTHONPATH", help="also opt-py from another checkout")
     args = ap.parse_args()
     from iree.compiler.tools.binaries import find_tool
 
@@ -68,13 +71,24 @@ def main() -> int:
         env = dict(os.environ, OPT_PY_NO_SERVER="1")
         out = os.path.join(work, "out.mlir")
         cmds = {
-            "iree-opt (native)": [find_tool("iree-opt"), src, "-o", out],
-            "opt-py": ["opt-py", src, "-o", out],
+            "iree-opt (native)": ([find_tool("iree-opt"), src, "-o", out], env),
+            "opt-py": (["opt-py", src, "-o", out], env),
         }
+        if args.baseline:
+            cmds["opt-py (baseline)"] = (["opt-py", src, "-o", out], dict(env, PYTHONPATH=args.baseline))
         runs = {k: [] for k in cmds}
+        first = None
         for _ in range(args.reps):
-            for name, cmd in cmds.items():
-                runs[name].append(measure(cmd, env))
+            for name, (cmd, cmd_env) in cmds.items():
+                runs[name].append(measure(cmd, cmd_env))
+                if name != "iree-opt (native)":
+                    with open(out, "rb") as f:
+                        got = f.read()
+                    if first is None:
+                        first = got
+                    elif got != first:
+                        raise SystemExit(f"{name} wrote different output")
+                    del got
         base = {i: statistics.median(r[i] for r in runs["iree-opt (native)"]) for i in range(4)}
         print(f"{'command':<20} {'wall s':>8} {'user s':>8} {'sys s':>8} {'peak MiB':>9} {'x wall':>7} {'x peak':>7}")
         for name, rs in runs.items():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..errors import PipelineFailed
 from ..pipeline.plan import plan_pipeline
 from .diagnostics import Collector, render
-from .engine import OptOptions, RunHooks, make_context, print_ir, run_plan
+from .engine import OptOptions, RunHooks, make_context, print_ir, run_plan, single_threaded
 
 
 def run_pipeline(module_or_text, pipeline: str, *, context=None, options: OptOptions | None = None):
@@ -30,7 +30,8 @@ def run_pipeline(module_or_text, pipeline: str, *, context=None, options: OptOpt
             plan = plan_pipeline(pipeline)
             if as_text:
                 try:
-                    module = ir.Module.parse(module_or_text)
+                    with single_threaded(ctx):  # the parser verifies: see single_threaded
+                        module = ir.Module.parse(module_or_text)
                 except ir.MLIRError as e:
                     collector.add_error(e)
                     raise _failed(collector.diags, {"-": "<input>"}, {}) from None
@@ -42,7 +43,10 @@ def run_pipeline(module_or_text, pipeline: str, *, context=None, options: OptOpt
             ok = run_plan(plan, root, opts, hooks, collector)
             if not ok:
                 raise _failed(collector.diags, {"-": "<input>"}, {}, hooks, opts.debug)
-            return print_ir(root, opts) if as_text else module_or_text
+            if not as_text:
+                return module_or_text
+            out = print_ir(root, opts)
+            return out if opts.emit_bytecode else out.decode("utf-8", errors="replace")
     finally:
         collector.detach()
 

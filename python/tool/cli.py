@@ -142,7 +142,7 @@ def run(args) -> int:
 
     from ..errors import OptPyError
     from ..run.engine import OptOptions
-    from .opt import run_opt
+    from .opt import read_input, run_opt
     from .output import on_big_stack, write_output
 
     opts = OptOptions(
@@ -177,7 +177,7 @@ def run(args) -> int:
     else:
         try:
             with open(args.input, "rb") as f:
-                data = f.read()
+                data = read_input(f, opts)
         except OSError as e:
             print(f"opt-py: error: cannot open input file '{args.input}': {e.strerror}", file=sys.stderr)
             return 1

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..errors import OptPyError, PipelineError
 from ..pipeline.plan import plan_pipeline
 from ..run.diagnostics import Collector, Diag, render
-from ..run.engine import OptOptions, RunHooks, make_context, print_ir, run_plan
+from ..run.engine import OptOptions, RunHooks, make_context, print_ir, run_plan, single_threaded
 from .verify import VerifyError, parse_expectations, verify
 
 SPLIT_MARKER = "// -----"
@@ -40,8 +40,11 @@ def split_chunks(text: str) -> list[tuple[int, str]]:
     return chunks
 
 
-def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, err=None) -> OptResult:
-    """Everything ``opt-py [flags] INPUT`` does, minus argument parsing and writing."""
+def run_opt(data: bytes | None, display_name: str, path: str | None, opts: OptOptions, err=None) -> OptResult:
+    """Everything ``opt-py [flags] INPUT`` does, minus argument parsing and writing.
+
+    ``data`` is the input's bytes, or None for a regular text file at ``path``
+    that MLIR is to read itself (see ``read_input``)."""
     from iree.compiler import ir
 
     err = err or (lambda line: print(line, file=sys.stderr, flush=True))
@@ -55,21 +58,29 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
         err(f"opt-py: error: {e}")
         return OptResult(ok=False)
 
-    is_bytecode = data.startswith(_BYTECODE_MAGIC)
-    text = "" if is_bytecode else data.decode("utf-8", errors="replace")
-    depth = 0 if is_bytecode else _max_nesting(data)
+    is_bytecode = data is not None and data.startswith(_BYTECODE_MAGIC)
+    try:
+        depth = 0 if is_bytecode else _max_nesting(data) if data is not None else _max_nesting_of_file(path)
+    except OSError as e:
+        err(f"opt-py: error: cannot read input file '{display_name}': {e.strerror}")
+        return OptResult(ok=False)
     if depth > MAX_NESTING:
         err(f"{display_name}: error: input nests brackets {depth} levels deep; opt-py refuses more than "
             f"{MAX_NESTING} (MLIR's recursive parser would overflow the stack)")
         return OptResult(ok=False)
-    if is_bytecode or not opts.split_input_file:
-        chunks = [(1, text)]
-    else:
+    from_file = bool(path) and not is_bytecode and (data is None or _regular_file(path))
+    # The text as a str only where it is read: splitting, expected-diagnostic
+    # comments, parsing a pipe. A regular file is parsed by MLIR from the file
+    # (its own locations), and source lines for a diagnostic decode lazily:
+    # a 50 MB input is not held twice.
+    needs_text = not is_bytecode and (opts.split_input_file or opts.verify_diagnostics or not from_file)
+    text = data.decode("utf-8", errors="replace") if needs_text else None
+    if text is not None and opts.split_input_file:
         chunks = split_chunks(text)
+    else:
+        chunks = [(1, text)]
     rename = {"-": display_name}
-    sources = {display_name: text}
-    if path:
-        sources[path] = text
+    sources = _Sources(display_name, path, b"" if is_bytecode else data, text)
     outputs: list[bytes] = []
     all_ok = True
     debug = (lambda line: print(line, file=sys.stderr, flush=True)) if opts.debug_patterns else None
@@ -80,12 +91,13 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
         ok, out = True, None
         with ctx, ir.Location.unknown():
             try:
-                if is_bytecode:
-                    module = ir.Module.parse(data)
-                elif path and len(chunks) == 1 and _regular_file(path):
-                    module = ir.Module.parseFile(path)  # file locations; a FIFO could not be read twice
-                else:
-                    module = ir.Module.parse(chunk)
+                with single_threaded(ctx):  # the parser verifies: see single_threaded
+                    if is_bytecode:
+                        module = ir.Module.parse(data)
+                    elif from_file and len(chunks) == 1:
+                        module = ir.Module.parseFile(path)  # file locations; a FIFO could not be read twice
+                    else:
+                        module = ir.Module.parse(chunk)
             except ir.MLIRError as e:
                 collector.add_error(e)
                 module, ok = None, False
@@ -93,15 +105,16 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
                 # e.g. bytecode whose strings are not UTF-8: not an MLIRError
                 collector.diags.append(Diag("error", f"cannot parse input: {e}", display_name, 0, 0))
                 module, ok = None, False
-            if module is not None:
+            if module is not None and plan.steps:  # the parser verified: an empty plan has nothing to add
                 try:
                     ok = run_plan(plan, module.operation, opts, hooks, collector)
                 except PipelineError as e:
                     err(f"opt-py: error: {e}")
                     collector.detach()
                     return OptResult(ok=False)
-                if ok:
-                    out = print_ir(module.operation, opts)
+            if module is not None and ok:
+                # With no passes the IR is as the parser verified it: printing need not verify it again.
+                out = print_ir(module.operation, opts, verified=not plan.steps)
             if opts.pass_statistics and hooks.stats:
                 err(_python_statistics(hooks.stats))
         collector.detach()
@@ -116,7 +129,7 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
             all_ok = all_ok and not problems
         else:
             for d in collector.diags:
-                err(render(d, rename, sources))
+                err(render(d, rename, sources.texts()))
             if hooks.failures and opts.debug:
                 for name, _exc, tb in hooks.failures:
                     err(f"--- traceback of Python pass '{name}' ---\n{tb.rstrip()}")
@@ -138,36 +151,84 @@ def run_opt(data: bytes, display_name: str, path: str | None, opts: OptOptions, 
 MAX_NESTING = 10_000
 
 
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"()[]{}<>")
+
+
+def read_input(f, opts: OptOptions) -> bytes | None:
+    """The bytes of an open input, or None where MLIR may read it itself: a
+    regular text file that is neither split nor checked for expected
+    diagnostics. A big module is then never held in Python at all."""
+    head = f.read(len(_BYTECODE_MAGIC))
+    if (head == _BYTECODE_MAGIC or opts.split_input_file or opts.verify_diagnostics
+            or not stat.S_ISREG(os.fstat(f.fileno()).st_mode)):
+        return head + f.read()
+    return None
+
+
 def _max_nesting(data: bytes, chunk: int = 1 << 22) -> int:
     """Deepest nesting of any one bracket kind ``( [ { <``, counted roughly
     (strings and comments included, ``->`` not a closer): MLIR's parser
     recurses on each. On the UTF-8 bytes (brackets are ASCII, and no byte of a
-    multi-byte character is), a few MB at a time: a 50 MB input costs no more
-    than a few times the chunk in memory."""
-    openers = sum(data.count(c) for c in (b"(", b"[", b"{", b"<"))
+    multi-byte character is): arrows dropped, then everything but brackets
+    (a few % of a module), counted a few MB at a time."""
+    return _bracket_depth(_brackets(data), chunk)
+
+
+def _brackets(data: bytes) -> bytes:
+    return data.replace(b"->", b"").translate(None, _NOT_BRACKETS)
+
+
+def _max_nesting_of_file(path: str, block: int = 1 << 22) -> int:
+    """``_max_nesting`` of a file's bytes, read a block at a time."""
+    parts = []
+    carry = b""
+    with open(path, "rb") as f:
+        while block_data := f.read(block):
+            block_data = carry + block_data
+            carry = b"-" if block_data.endswith(b"-") else b""  # may begin an arrow
+            parts.append(_brackets(block_data[:len(block_data) - len(carry)]))
+    parts.append(_brackets(carry))
+    return _bracket_depth(b"".join(parts))
+
+
+def _bracket_depth(brackets: bytes, chunk: int = 1 << 22) -> int:
+    openers = sum(brackets.count(c) for c in (b"(", b"[", b"{", b"<"))
     if openers <= MAX_NESTING:
         return openers  # cannot be deeper than the number of openers
     import numpy as np
 
-    buf = np.frombuffer(data, dtype=np.uint8)
+    buf = np.frombuffer(brackets, dtype=np.uint8)
     deepest = 0
     for opener, closer in (b"()", b"[]", b"{}", b"<>"):
+        step = np.zeros(256, dtype=np.int32)
+        step[opener], step[closer] = 1, -1
         depth = 0
         for start in range(0, len(buf), chunk):
-            part = buf[start:start + chunk]
-            steps = (part == opener).astype(np.int32)
-            closes = part == closer
-            if closer == ord(">"):  # '->' is an arrow, not a closer
-                before = np.empty_like(part)
-                before[1:] = part[:-1]
-                before[0] = buf[start - 1] if start else 0
-                closes &= before != ord("-")
-            steps -= closes
+            steps = step[buf[start:start + chunk]]
             np.cumsum(steps, out=steps)
             steps += depth
             deepest = max(deepest, int(steps.max(initial=0)))
             depth = int(steps[-1])
     return deepest
+
+
+class _Sources:
+    """The input's text for quoting source lines in diagnostics, decoded only when one is rendered."""
+
+    def __init__(self, display_name: str, path: str | None, data: bytes | None, text: str | None):
+        self._names = [display_name] + ([path] if path else [])
+        self._path, self._data, self._text = path, data, text
+
+    def texts(self) -> dict[str, str]:
+        if self._text is None:
+            if self._data is None:  # a regular file that MLIR read
+                try:
+                    with open(self._path, "rb") as f:
+                        self._data = f.read()
+                except OSError:
+                    self._data = b""
+            self._text = self._data.decode("utf-8", errors="replace")
+        return dict.fromkeys(self._names, self._text)
 
 
 def _python_statistics(stats: dict) -> str:

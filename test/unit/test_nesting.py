@@ -26,3 +26,17 @@ def test_chunked_count_matches_whole_text(monkeypatch, seed):
         text = "".join(rng.choice("([{<>}])-xé") for _ in range(rng.randint(0, 300)))
         for chunk in (1, 2, 7, 1 << 22):  # chunk edges inside '->' included
             assert opt._max_nesting(text.encode(), chunk=chunk) == reference_depth(text), (text, chunk)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_file_read_in_blocks_matches_whole_text(monkeypatch, tmp_path, seed):
+    """A regular file is counted a block at a time (MLIR reads it itself): an
+    arrow split across two blocks is still an arrow."""
+    monkeypatch.setattr(opt, "MAX_NESTING", -1)
+    rng = random.Random(seed)
+    f = tmp_path / "in.mlir"
+    for _ in range(100):
+        text = "".join(rng.choice("([{<>}])-xé") for _ in range(rng.randint(0, 300)))
+        f.write_bytes(text.encode())
+        for block in (1, 2, 7, 1 << 22):
+            assert opt._max_nesting_of_file(str(f), block=block) == reference_depth(text), (text, block)
