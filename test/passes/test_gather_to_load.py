@@ -54,11 +54,18 @@ MASKS = {
 @pytest.mark.parametrize("mask", sorted(MASKS))
 @pytest.mark.parametrize("index", sorted(ZERO_BASED))
 def test_same_as_canonicalize_on_zero_based_indices(index, mask):
+    """The pass alone rewrites the gather, and to what canonicalize alone makes of it.
+
+    Canonicalize runs on the pass's output only to normalize what the pass does
+    not touch (``andi %m, %m`` folds to ``%m``); it would also fold the gather,
+    so the pass alone must already have left none.
+    """
     text = gather(ZERO_BASED[index], MASKS[mask])
-    ours = run_pipeline(text, "gather-to-load,canonicalize")
+    alone = run_pipeline(text, "gather-to-load")
     theirs = run_pipeline(text, "canonicalize")
     assert "vector.gather" not in theirs  # upstream does fold this subset
-    assert ours == theirs
+    assert "vector.gather" not in alone, alone
+    assert run_pipeline(alone, "canonicalize") == theirs
 
 
 @pytest.mark.parametrize("mask", sorted(MASKS))
