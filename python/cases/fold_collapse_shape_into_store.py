@@ -12,7 +12,9 @@ numpy; ``inputs(case)`` the arguments. Partial stores go into a readwrite
 Offsets of collapsed dims are a multiple of the inner extent in most cases
 (so the fold applies), and arbitrary in some (so it must not); dynamic
 offsets are either passed as they are ("plain", not provable) or computed in
-the dispatch as ``row * inner`` ("scaled", provable).
+the dispatch as ``row * inner`` ("scaled", provable). ``misaligned_case(seed)``
+draws only stores with one offset that is not a multiple (the fold must
+refuse; folding anyway gives wrong numbers).
 """
 
 from __future__ import annotations
@@ -110,6 +112,49 @@ def random_case(seed: int) -> Case:
             dim = Dim(1, 0, None, bool(rng.random() < 0.3))
         out.insert(at, dim)
     return Case(seed, dtype, tuple(src), tuple(dynamic), tuple(groups), tuple(out), readwrite)
+
+
+def misaligned_case(seed: int) -> Case:
+    """A store the fold would take but for one offset that is not a multiple of
+    its group's inner extent: folding it anyway writes whole rows at
+    ``offset // inner``, so the numbers catch a fold that skips the offset
+    proof. Everything else is provable (static inner dims, binding extents
+    that are multiples of the inner extents), and the other collapsed groups
+    sit at aligned offsets. Drawn from its own stream: ``random_case`` is
+    unchanged.
+    """
+    rng = np.random.default_rng([seed, 2])
+    dtype = str(rng.choice(list(DTYPES)))
+    rank = int(rng.integers(2, 5))
+    src = [int(rng.integers(2, 5)) if i else int(rng.integers(1, 5)) for i in range(rank)]
+    n_cuts = int(rng.integers(0, rank - 1))
+    cuts = sorted(int(c) for c in rng.choice(np.arange(1, rank), size=n_cuts, replace=False))
+    bounds = [0, *cuts, rank]
+    groups = [tuple(range(a, b)) for a, b in zip(bounds, bounds[1:])]
+    dynamic = [False] * rank
+    for g in groups:  # a group's outer dim may be dynamic: its inner extent stays static
+        if rng.random() < 0.3:
+            dynamic[g[0]] = True
+    case = Case(seed, dtype, tuple(src), tuple(dynamic), tuple(groups), (), True)
+    collapsed = [j for j, g in enumerate(groups) if len(g) > 1]
+    bad = int(rng.choice(collapsed))
+    out = []
+    for j, g in enumerate(groups):
+        size, inner = case.collapsed[j], case.inner(j)
+        if j == bad:
+            offset = inner * int(rng.integers(0, 3)) + int(rng.integers(1, inner))
+            extent = inner * -(-(offset + size) // inner) + inner * int(rng.integers(0, 2))
+            kind = "plain" if rng.random() < 0.3 else "static"
+            out.append(Dim(extent, offset, j, False, kind))
+        elif len(g) > 1:
+            offset = inner * int(rng.integers(0, 3))
+            out.append(Dim(offset + size + inner * int(rng.integers(0, 2)), offset, j))
+        else:
+            offset = int(rng.integers(0, 3))
+            out.append(Dim(offset + size + int(rng.integers(0, 2)), offset, j, bool(rng.random() < 0.3)))
+    if rng.random() < 0.3:
+        out.insert(int(rng.integers(0, len(out) + 1)), Dim(2, int(rng.integers(0, 2)), None))
+    return Case(seed, dtype, tuple(src), tuple(dynamic), tuple(groups), tuple(out), True)
 
 
 # --------------------------------------------------------------------------

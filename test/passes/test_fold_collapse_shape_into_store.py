@@ -25,6 +25,17 @@ def test_random_case_matches_numpy(seed):
     assert rs.run(case, with_pass=True) == "ok", case.describe()
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_misaligned_offset_is_refused_and_matches_numpy(seed):
+    """Stores that are provable but for one offset that is not a multiple of
+    its group's inner extent: the fold must refuse (and guard), and the numbers
+    must be right. A fold that skipped the offset proof writes whole rows at
+    offset // inner, and every one of these cases comes out wrong."""
+    case = rs.misaligned_case(seed)
+    assert rs.folds(case, which=("opt-py",)) == {"opt-py": "left"}, case.describe()
+    assert rs.run(case, with_pass=True) == "ok", case.describe()
+
+
 @pytest.mark.parametrize("seed", sorted(STOCK_WRONG))
 def test_stock_fails_and_pass_fixes(seed):
     case = rs.random_case(seed)
