@@ -12,28 +12,27 @@ if PLUGIN_SITE not in sys.path:
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e"))
 
 
+def _present_target(name: str):
+    """The target ``name`` if its device opens here; the test is skipped with the reason otherwise."""
+    from opt_py.iree import e2e
+
+    target = e2e.TARGETS[name]
+    ok, why = e2e.device_available(target)
+    if not ok:
+        pytest.skip(f"{name}: {why}")
+    return target
+
+
 @pytest.fixture(params=["cpu", "cuda", "rocm"])
 def run_target(request):
     """A target whose device is present here; GPU ones are skipped with the reason otherwise."""
-    from opt_py.iree import e2e
-
-    target = e2e.TARGETS[request.param]
-    ok, why = e2e.device_available(target)
-    if not ok:
-        pytest.skip(f"{request.param}: {why}")
-    return target
+    return _present_target(request.param)
 
 
 @pytest.fixture(params=["cuda", "rocm"])
 def gpu_run_target(request):
     """A GPU target whose device is present here; skipped with the reason otherwise."""
-    from opt_py.iree import e2e
-
-    target = e2e.TARGETS[request.param]
-    ok, why = e2e.device_available(target)
-    if not ok:
-        pytest.skip(f"{request.param}: {why}")
-    return target
+    return _present_target(request.param)
 
 
 @pytest.fixture(params=["cuda", "rocm"])

@@ -13,16 +13,13 @@ from ..authoring import Pass
 @dataclass(frozen=True)
 class CloneSplatDispatchPerTiedUse(Pass):
     name = "clone-splat-dispatch-per-tied-use"
-    anchor = "any"
+    anchor = "builtin.module"  # it copies executables: the module holding them
     summary = ("Give each in-place (tied) use of a dispatch that consumes no tensor its own copy of the "
                "dispatch and of its executable, so stream's CSE cannot merge the copies copy-on-write needs")
 
     def run(self, op, ctx):
         from ..patterns.clone_splat_dispatch_per_tied_use import clone_splat_dispatches_per_tied_use
 
-        op = op.operation if hasattr(op, "operation") else op
-        if op.name != "builtin.module":
-            return
-        n = clone_splat_dispatches_per_tied_use(op)
+        n = clone_splat_dispatches_per_tied_use(op.operation if hasattr(op, "operation") else op)
         if n:
             ctx.bump("uses given a copy", n)

@@ -13,16 +13,13 @@ from ..authoring import Pass
 @dataclass(frozen=True)
 class CopySharedTiedOperand(Pass):
     name = "copy-shared-tied-operand"
-    anchor = "any"
+    anchor = "builtin.module"  # it copies executables: the module holding them
     summary = ("Give each in-place (tied) dispatch operand whose value has other uses its own copy, made by a "
                "dispatch of its own executable, so stream cannot share, elide or reorder the copy")
 
     def run(self, op, ctx):
         from ..patterns.copy_shared_tied_operand import copy_shared_tied_operands
 
-        op = op.operation if hasattr(op, "operation") else op
-        if op.name != "builtin.module":
-            return
-        n = copy_shared_tied_operands(op)
+        n = copy_shared_tied_operands(op.operation if hasattr(op, "operation") else op)
         if n:
             ctx.bump("operands given a copy", n)
