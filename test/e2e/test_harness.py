@@ -95,17 +95,14 @@ def test_absent_device_is_a_clear_error(tmp_path):
 ])
 def test_compare_reports_differences(tmp_path, inject, status, verdict):
     import os
-    import subprocess
-    import sys
 
-    from conftest import PLUGIN_SITE
-
+    plugin_site = str(Path(__file__).resolve().parents[1] / "plugins" / "site")  # not via conftest: test/models has one too
     path = tmp_path / "p.mlir"
     path.write_text(elementwise("?x8", "f32"))
     proc = subprocess.run(
         [sys.executable, "-m", "opt_py", "compare", str(path), "--function", "add_mul", "--inject", inject,
          "--dynamic-size", "3"],
-        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=PLUGIN_SITE),
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=plugin_site),
     )
     assert proc.returncode == status, proc.stderr
     assert "inputs: 3x8xfloat32, 3x8xfloat32 (random, seed 0)" in proc.stdout
