@@ -184,13 +184,14 @@ def generator_cases(name: str, n: int, seed: int = 0) -> list[Case]:
     out = []
     for i in range(n):
         case = gen.random_case(seed + i)
+        text = gen.program(case)
         path = tmp / f"{name}_{seed + i}.mlir"
-        path.write_text(gen.program(case))
+        path.write_text(text)
         args = gen.inputs(case)
         want = gen.expected(case, args)
         want = list(want) if isinstance(want, (list, tuple)) else [want]
-        out.append(Case(f"{name}_{seed + i}", f"random {name}", str(path), "main" if "func.func @main" in path.read_text()
-                        else _first_function(path.read_text()), list(args), want, rtol=0.0, atol=0.0))
+        out.append(Case(f"{name}_{seed + i}", f"random {name}", str(path), _first_function(text), list(args), want,
+                        rtol=0.0, atol=0.0))
     return out
 
 
