@@ -288,10 +288,7 @@ def run(case: Case, with_pass: bool | str, target_name: str = "cpu") -> str:
 
     target = e2e.TARGETS[target_name]
     if with_pass == "fixes":
-        phase, codegen = fx.injections(fx.select("all"), target.compile_flags)
-        inject = [f"{i.phase}:{i.pipeline}" for i in phase]
-        inject_codegen = [f"{c.where}:{c.pass_name}#{c.occurrence or '*'}:{c.pipeline}"
-                          for c in codegen]
+        inject, inject_codegen = fx.specs("all", target.compile_flags)
     else:
         inject = [f"flow:{with_pass if isinstance(with_pass, str) else PASS}"] if with_pass else []
         inject_codegen = []

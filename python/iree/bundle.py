@@ -227,9 +227,7 @@ def bundle_main(argv=None) -> int:
 
     variants = [] if a.no_stock else [STOCK]
     if not a.no_fixes:
-        phase, codegen = fixes.injections(fixes.select("all"), e2e.TARGETS[a.target].compile_flags)
-        variants.append(Variant("fixes", tuple(f"{j.phase}:{j.pipeline}" for j in phase),
-                                tuple(f"{c.where}:{c.pass_name}:{c.pipeline}" for c in codegen)))
+        variants.append(Variant("fixes", *fixes.specs("all", e2e.TARGETS[a.target].compile_flags)))
     if a.inject or a.inject_codegen:
         variants.append(Variant(a.variant_name, tuple(a.inject), tuple(a.inject_codegen)))
     if not variants:

@@ -105,6 +105,13 @@ def injections(fixes: list[Fix], iree_flags) -> tuple[list[Injection], list[Code
             [CodegenInjection.parse(f"{point}:{','.join(names)}") for point, names in by_point.items()])
 
 
+def specs(spec: str, iree_flags) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ``--inject`` and ``--inject-codegen`` arguments that ``--fixes=spec`` stands for."""
+    phase, codegen = injections(select(spec), iree_flags)
+    return (tuple(f"{j.phase}:{j.pipeline}" for j in phase),
+            tuple(f"{c.where}:{c.pass_name}#{c.occurrence or '*'}:{c.pipeline}" for c in codegen))
+
+
 def describe(iree_flags) -> str:
     """The ``--list-fixes`` table for the flags' target."""
     kind = target_kind(iree_flags)

@@ -55,9 +55,8 @@ class Compiled:
             target = e2e.TARGETS[target_name]
             inject_codegen = ()
             if fixes:
-                phases, codegen = fix_table.injections(fix_table.select("all"), target.compile_flags)
-                inject = (*(f"{j.phase}:{j.pipeline}" for j in phases), *inject)
-                inject_codegen = tuple(f"{c.where}:{c.pass_name}:{c.pipeline}" for c in codegen)
+                fix_inject, inject_codegen = fix_table.specs("all", target.compile_flags)
+                inject = (*fix_inject, *inject)
             try:
                 vmfb = e2e.compile_program(str(model.path), target, inject=inject, inject_codegen=inject_codegen)
                 path = self.tmp / f"{model.name}.{target_name}.{len(self.done)}.vmfb"

@@ -123,3 +123,14 @@ def test_topk_with_fixes_is_right_on_cpu(tmp_path):
     assert proc.returncode == 0, proc.stderr
     outs = e2e.run_runtime(vmfb.read_bytes(), e2e.TARGETS["cpu"], "topk", [x])
     assert not topk.check(v, x, outs)
+
+
+@pytest.mark.parametrize("flags", [CPU, CUDA, ROCM])
+def test_specs_are_the_arguments_the_injections_parse_from(flags):
+    from opt_py.iree.codegen import CodegenInjection
+    from opt_py.iree.phases import Injection
+
+    phase, codegen = fixes.injections(fixes.select("all"), flags)
+    inject, inject_codegen = fixes.specs("all", flags)
+    assert [Injection.parse(s) for s in inject] == phase
+    assert [CodegenInjection.parse(s) for s in inject_codegen] == codegen
