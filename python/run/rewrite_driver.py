@@ -11,6 +11,7 @@ written anywhere.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import traceback
 
@@ -149,16 +150,73 @@ def apply_pattern_pass(p, op, ctx: PassContext) -> None:
             return
         if "probe" in cache and not cache["probe"].any_rewrite(op, cache["config"]):
             return  # the greedy driver would only erase dead ops here: leave them
-        try:
-            rewrite.apply_patterns_and_fold_greedily(op, frozen, cache["config"])
-        except (ir.MLIRError, RuntimeError):
-            # The driver stopped at max-iterations or max-num-rewrites before
-            # converging. As with C++ canonicalize{max-iterations=N}, a bound
-            # is where the pass stops, not a failure.
-            pass
+        with _dead_ops_kept(op, "probe" in cache):
+            try:
+                rewrite.apply_patterns_and_fold_greedily(op, frozen, cache["config"])
+            except (ir.MLIRError, RuntimeError):
+                # The driver stopped at max-iterations or max-num-rewrites before
+                # converging. As with C++ canonicalize{max-iterations=N}, a bound
+                # is where the pass stops, not a failure.
+                pass
     finally:
         if state["error"] is not None:
             raise state["error"]
+
+
+_KEEP = "opt_py.keep_alive"
+
+
+@contextlib.contextmanager
+def _dead_ops_kept(op, keep: bool):
+    """Gives every op whose results are all unused a use for the greedy run.
+
+    MLIR's greedy driver erases each trivially dead op it visits, whatever
+    the patterns say. An unregistered op has unknown side effects, so one
+    placed right after such an op, reading its results, keeps it out of the
+    driver's reach; the keep-alive ops are erased afterwards. Dead ops the
+    patterns' own rewrites leave behind are new or lose their last use during
+    the run, so the driver still erases those, as it does for a C++ pass.
+    """
+    if not keep:
+        yield
+        return
+    context = op.context
+    allowed = context.allow_unregistered_dialects
+    context.allow_unregistered_dialects = True
+    dead = []
+    advance = ir.WalkResult.ADVANCE
+
+    def collect(o):
+        results = o.results
+        if results:
+            for r in results:
+                for _ in r.uses:
+                    return advance
+            dead.append(o)
+        return advance
+
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                child.operation.walk(collect)
+    for o in dead:
+        with ir.InsertionPoint.after(o), o.location:
+            ir.Operation.create(_KEEP, operands=list(o.results))
+    try:
+        yield
+    finally:
+        if dead:
+            rewrite.walk_and_apply_patterns(op, _erase_keep_alive())
+        context.allow_unregistered_dialects = allowed
+
+
+def _erase_keep_alive():
+    def erase(o, rw):
+        rw.erase_op(o)
+        return False
+    ps = rewrite.RewritePatternSet()
+    ps.add(_KEEP, erase)
+    return ps.freeze()
 
 
 class _ProbeContext(PassContext):
@@ -171,15 +229,9 @@ class _ProbeContext(PassContext):
 class _Probe:
     """Does any pattern rewrite anything under an op? Asked on a detached clone.
 
-    MLIR's greedy driver erases every trivially dead op it visits, whatever
-    the patterns say, and neither its configuration (GreedyRewriteConfig has
-    no switch for it) nor its strict modes (the bindings apply to an op's
-    regions, never to a list of ops) turn that off. So the pass first runs
-    its patterns on a clone, stopping at the first rewrite, and runs the
-    greedy driver on the real op only when one happened: an op the patterns
-    do not rewrite is left exactly as it was. (Where they do rewrite, dead
-    ops the driver meets are still erased: tools/peer_sweep.py counts
-    neither.)
+    Where nothing is rewritten the real greedy run is skipped altogether:
+    cheaper than keeping dead ops alive (``_dead_ops_kept`` walks every op in
+    Python) for the common case of a pass with nothing to do.
     """
 
     def __init__(self, p, ctx: PassContext):

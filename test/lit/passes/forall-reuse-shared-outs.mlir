@@ -451,8 +451,7 @@ func.func @no_forall(%init: tensor<64xf32>, %v: f32) -> (tensor<16xf32>, tensor<
 // -----
 
 // Precondition 1: the empty has other uses (a second op also writes into it).
-// (An empty with no use at all is erased by the greedy driver as dead code
-// before any pattern sees it.)
+// (An empty with no use at all is dead code, which the pass leaves alone.)
 // CHECK-LABEL: func.func @empty_other_uses
 // CHECK: [[E:%[a-z0-9_]+]] = tensor.empty() : tensor<16xf32>
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs([[E]] : tensor<16xf32>)

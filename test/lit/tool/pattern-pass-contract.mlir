@@ -4,6 +4,10 @@
 // RUN: opt-py %s --split-input-file -p softmax-fuse-elementwise | filecheck %s
 // RUN: opt-py %s --split-input-file -p fold-collapse-shape-into-store | filecheck %s
 // RUN: opt-py %s --split-input-file -p fold-collapse-shape-into-generic | filecheck %s
+// In a function a pattern does rewrite, the dead ops it did not touch stay too; ops its own
+// rewrite left without uses go.
+// RUN: opt-py %s --split-input-file -p forall-reuse-shared-outs | filecheck %s --check-prefix=FORALL
+// RUN: opt-py %s --split-input-file -p fold-collapse-shape-into-store | filecheck %s --check-prefix=STORE
 // A bound on the greedy driver stops the pass, as canonicalize{max-iterations=1}
 // does: exit 0, the rewrites made so far, no diagnostic.
 // RUN: opt-py %s --split-input-file -p 'forall-reuse-shared-outs{max-iterations=1}' 2>&1 | filecheck %s --check-prefix=BOUND
@@ -45,4 +49,48 @@ func.func @bounded(%a: tensor<64xf32>) -> tensor<64xf32> {
     }
   }
   return %r : tensor<64xf32>
+}
+
+// -----
+
+// FORALL-LABEL: func.func @dead_ops_beside_a_rewrite
+// FORALL: arith.constant 7.0
+// FORALL: tensor.empty() : tensor<8xf32>
+// FORALL: scf.forall
+// FORALL-NEXT: arith.constant 3 : index
+// FORALL-NEXT: tensor.extract_slice
+// FORALL-NEXT: linalg.fill
+// FORALL-NOT: tensor.empty() : tensor<16xf32>
+// FORALL: return
+func.func @dead_ops_beside_a_rewrite(%v: f32) -> tensor<64xf32> {
+  %seven = arith.constant 7.0 : f32
+  %dead = tensor.empty() : tensor<8xf32>
+  %init = tensor.empty() : tensor<64xf32>
+  %r = scf.forall (%i) = (0) to (64) step (16) shared_outs(%o = %init) -> (tensor<64xf32>) {
+    %c = arith.constant 3 : index
+    %e = tensor.empty() : tensor<16xf32>
+    %f = linalg.fill ins(%v : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %f into %o[%i] [16] [1] : tensor<16xf32> into tensor<64xf32>
+    }
+  }
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+// STORE-LABEL: func.func @dead_ops_beside_a_store_fold
+// STORE: arith.constant 5 : index
+// STORE: tensor.collapse_shape %arg1
+// STORE-NOT: tensor.collapse_shape %arg0
+// STORE: iree_tensor_ext.dispatch.tensor.store %arg0, {{.*}} : tensor<2x3x4xf32>
+#pl = #hal.pipeline.layout<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
+func.func @dead_ops_beside_a_store_fold(%v: tensor<2x3x4xf32>, %w: tensor<2x3xf32>) {
+  %c0 = arith.constant 0 : index
+  %five = arith.constant 5 : index
+  %dead = tensor.collapse_shape %w [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+  %b = hal.interface.binding.subspan layout(#pl) binding(1) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<6x4xf32>>
+  %c = tensor.collapse_shape %v [[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+  iree_tensor_ext.dispatch.tensor.store %c, %b, offsets = [0, 0], sizes = [6, 4], strides = [1, 1] : tensor<6x4xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<6x4xf32>>
+  return
 }
