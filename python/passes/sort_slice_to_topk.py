@@ -1,4 +1,4 @@
-"""sort-slice-to-topk: a sort read only through leading slices is computed as a top-k (three forms by shape)."""
+"""sort-slice-to-topk: a sort read only through leading slices is computed as a top-k (four forms by shape)."""
 
 from dataclasses import dataclass
 
@@ -12,15 +12,15 @@ class SortSliceToTopk(PatternPass):
     name = "sort-slice-to-topk"
     anchor = "any"
     summary = ("Compute an iree_linalg_ext.sort whose results are only read through leading slices [0, k) "
-               "as a top-k: an argmax reduction (k = 1), a rank count (k large for the width) or "
-               "iree_linalg_ext.topk, instead of IREE's O(n^2) bubble sort")
+               "as a top-k: an argmax reduction (k = 1), k masked argmax rounds (small k), a rank count "
+               "(k large for the width) or iree_linalg_ext.topk, instead of IREE's O(n^2) bubble sort")
     allow_unordered_ties: bool = option(
         False, "also rewrite strict comparators (ogt/olt/sgt/slt), whose tie order stock IREE leaves to "
                "its bubble sort; the rewrite returns ties lowest index first")
 
     form: str = option(
         "auto", "which computation: auto (by shape, see the patterns' docstring), topk (iree_linalg_ext.topk), "
-                "rank (count, then select) or argmax (k = 1 only)")
+                "rank (count, then select), argmax (k = 1 only) or rounds (k masked argmax reductions, k <= 64)")
 
     def patterns(self):
         if self.form not in FORMS:

@@ -45,6 +45,11 @@ Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
   ascending, with min) and a decode of the index: vectorized, one dispatch,
   O(n). Distinct positions never tie, so the winner is the lowest index
   among the best keys.
+* ``rounds`` (static width, keys of at most 32 bits, k <= 64): k masked
+  arg-max reductions over the composites, round r keeping the best one that
+  comes after round r-1's winner (composites of distinct positions differ,
+  so this excludes exactly the earlier winners), then one generic decoding
+  the k winners. k vectorized O(n) reductions, one dispatch each.
 * ``rank`` (static width, keys of at most 32 bits): rank[i] = how many
   composites come before i's (a vectorized reduction, O(n^2)), then
   out[r] = the i with rank r (O(n*k)), written in the index type directly.
@@ -53,14 +58,17 @@ Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
   index), i64 indices by an ``extsi`` generic. Scalar, O(n*k) with a
   loop-carried select per step; any width, dynamic included, any key width.
 
-Cost rule: argmax whenever k = 1; otherwise rank when ``RANK_FACTOR * k >=
-width``, else topk. Measured (tools/bench_topk_speed.py, 37 rows, local-sync):
-the top-k op costs about c1 * n * k and counting about c2 * n^2 with c1/c2
-between 10 and 20 (vector lanes against a scalar select chain): 64 wide, k=4:
-topk 18-24 us, rank 40; k=64: topk 403, rank 48; 1024 wide, k=64: topk
-7250-9750, rank 5130. A factor 8 picks topk at 64/4 and rank at 64/64, and
-keeps 1024/64 (near the crossover) on topk. Every form does at most the
-bubble sort's O(n^2) work.
+Cost rule (static width, keys of at most 32 bits; otherwise topk): argmax
+when k = 1; rank when 2k >= width; rounds when k <= 64; beyond that rank
+when ``RANK_FACTOR * k >= width``, else topk. Measured
+(tools/bench_topk_speed.py, 37 rows, local-sync, us per call): rounds costs
+about c * n * k with vector lanes and one dispatch per round, the top-k op
+c1 * n * k with a scalar select chain (c1 / c 4-10), counting c2 * n^2
+vectorized. 64 wide: k=4 rounds 6, topk 17, rank 40; k=16 rounds 17, rank
+27, topk 59; k=64 rounds 64, rank 48 (hence 2k >= width). 1024 wide: k=4
+rounds 51, topk 222; k=64 rounds 728, rank 5130, topk 7250. 32768 wide, k=4:
+rounds 1360, topk 8100. Every form does at most the bubble sort's O(n^2)
+work; the cap of 64 rounds bounds the dispatches one sort becomes.
 """
 
 from __future__ import annotations
@@ -79,7 +87,8 @@ _FLOAT_PREDICATES = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
 _INT_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 INT32_MAX = 2**31 - 1
 RANK_FACTOR = 8  # rank-count when k >= width / RANK_FACTOR (calibrated in the module docstring)
-FORMS = ("auto", "topk", "rank", "argmax")
+MAX_ROUNDS = 64  # the rounds form makes one reduction dispatch per round
+FORMS = ("auto", "topk", "rank", "argmax", "rounds")
 
 
 def _comparator_order(op, allow_unordered: bool):
@@ -199,10 +208,12 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
     idx_type = ir.RankedTensorType(op.operands[1].type).element_type if n == 2 else None
     want_values = any(i == 0 for i, _ in slices)
     chosen = choose_form(width, big_k, _bits(elem)) if form == "auto" else form
-    if chosen in ("argmax", "rank") and (width is None or _bits(elem) > 32):
+    if chosen in ("argmax", "rank", "rounds") and (width is None or _bits(elem) > 32):
         return rewriter.fail(f"the {chosen} form needs a static width and keys of at most 32 bits")
     if chosen == "argmax" and big_k != 1:
         return rewriter.fail("the argmax form computes only k = 1")
+    if chosen == "rounds" and big_k > MAX_ROUNDS:
+        return rewriter.fail(f"the rounds form computes at most k = {MAX_ROUNDS}")
 
     with rewriter.ip, op.location:
         results = [None, None]
@@ -215,6 +226,7 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
         else:
             out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
             idx = (_argmax(keys, dim, order, out_t) if chosen == "argmax"
+                   else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
                    else _rank_select(keys, dim, big_k, order, out_t))
             if want_values:
                 results[0] = _gather(keys, idx, dim)
@@ -260,6 +272,10 @@ def choose_form(width, k: int, key_bits: int) -> str:
         return "topk"
     if k == 1:
         return "argmax"
+    if 2 * k >= width:
+        return "rank"
+    if k <= MAX_ROUNDS:
+        return "rounds"
     return "rank" if RANK_FACTOR * k >= width else "topk"
 
 
@@ -369,6 +385,63 @@ def _argmax(keys, dim, order, out_t):
 
     idx = _parallel_generic([g.results[0]], ir.RankedTensorType.get(red_t.shape, out_t), red_sizes, decode)
     return _expand_at(idx, keys, dim, out_t)
+
+
+def _best_below(keys, dim, order, prev):
+    """The best composite of each row that comes after ``prev`` (None: the best of all): one reduction."""
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    i64 = _int(64)
+    red_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
+    worst = arith.constant(i64, -(2**63) if order == "desc" else 2**63 - 1)
+    acc0 = linalg.fill(worst, outs=[tensor.empty(red_sizes, i64)])
+    outer = [d for d in range(rank) if d != dim]
+    ins = [keys] + ([prev] if prev is not None else [])
+    maps = [list(range(rank))] + [outer] * len(ins)
+    g = linalg.GenericOp([acc0.type], ins, [acc0], _maps(*maps, rank=rank),
+                         _iterators(["reduction" if d == dim else "parallel" for d in range(rank)]))
+    block = g.regions[0].blocks.append(kt.element_type, *([i64] if prev is not None else []), i64)
+    with ir.InsertionPoint(block):
+        args = list(block.arguments)
+        c = _composite(args[0], linalg.IndexOp(dim).result, order)
+        if prev is not None:
+            after = arith.cmpi(arith.CmpIPredicate.slt if order == "desc" else arith.CmpIPredicate.sgt, c, args[1])
+            c = arith.select(after, c, worst)
+        best = arith.maxsi(c, args[-1]) if order == "desc" else arith.minsi(c, args[-1])
+        linalg.YieldOp([best])
+    return g.results[0]
+
+
+def _rounds(keys, dim, k, order, out_t):
+    """Small k: k masked arg-max reductions, round r keeping the best composite after round r-1's.
+
+    Composites of distinct positions differ, so "after the previous winner"
+    excludes exactly the winners so far. Each round is a vectorized O(n)
+    reduction (its own dispatch); a last generic decodes the k winners into
+    the index tensor.
+    """
+    winners = []
+    for _ in range(k):
+        winners.append(_best_below(keys, dim, order, winners[-1] if winners else None))
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    sizes = _sizes(keys, dim, k)
+    empty = tensor.empty(sizes, out_t)
+    outer = [d for d in range(rank) if d != dim]
+    i64 = _int(64)
+    g = linalg.GenericOp([empty.type], winners, [empty], _maps(*([outer] * k), list(range(rank)), rank=rank),
+                         _iterators(["parallel"] * rank))
+    block = g.regions[0].blocks.append(*([i64] * k), out_t)
+    with ir.InsertionPoint(block):
+        r = linalg.IndexOp(dim).result
+        pick = block.arguments[0]
+        for j in range(1, k):
+            pick = arith.select(arith.cmpi(arith.CmpIPredicate.eq, r, index_constant(j)), block.arguments[j], pick)
+        low = arith.trunci(_int(32), pick)
+        if order == "desc":
+            low = arith.subi(arith.constant(_int(32), -1), low)  # 2^32-1-i, mod 2^32
+        linalg.YieldOp([low if ir.IntegerType(out_t).width == 32 else arith.extui(out_t, low)])
+    return g.results[0]
 
 
 def _expand_at(reduced, keys, dim, elem):

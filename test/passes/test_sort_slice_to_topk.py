@@ -15,21 +15,23 @@ import pytest
 from opt_py.cases import topk
 
 from opt_py.iree import e2e
+from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS
 
 CPU = e2e.TARGETS["cpu"]
 PASS = "global-optimization:sort-slice-to-topk"
 TIES = "global-optimization:sort-slice-to-topk{allow-unordered-ties=true}"
-FORMS = ["topk", "rank", "argmax"]
+FORMS = ["topk", "rank", "argmax", "rounds"]
 
 
 def forced(form, ties=False):
-    """The pass with one form forced (argmax applies only where k = 1)."""
+    """The pass with one form forced (argmax applies only where k = 1, rounds where k <= 64)."""
     opts = [f"form={form}"] + (["allow-unordered-ties=true"] if ties else [])
     return f"global-optimization:sort-slice-to-topk{{{' '.join(opts)}}}"
 
 
 def _forms(variants):
-    return [(v, f) for v in variants for f in FORMS if f != "argmax" or v.k == 1]
+    return [(v, f) for v in variants for f in FORMS
+            if (f != "argmax" or v.k == 1) and (f != "rounds" or v.k <= MAX_ROUNDS)]
 
 SAMPLE = [
     topk.Variant("indices", 4, 64, "f32", 4, "desc"),
@@ -91,7 +93,8 @@ def test_stable_form_equals_stock_iree(v, form, tmp_path):
 
 @pytest.mark.parametrize("form,k,batch,present", [
     ("topk", 4, 4, "iree_linalg_ext.topk"), ("rank", 4, 4, "i1 to i32"), ("argmax", 1, 4, "arith.maxsi"),
-    ("auto", 4, 4, "iree_linalg_ext.topk"), ("auto", 1, 4, "arith.maxsi"), ("auto", 32, 4, "i1 to i32"),
+    ("rounds", 4, 4, "arith.maxsi"), ("rounds", 64, 1, "arith.maxsi"),
+    ("auto", 4, 4, "arith.maxsi"), ("auto", 1, 4, "arith.maxsi"), ("auto", 32, 4, "i1 to i32"),
     ("topk", 64, 1, "iree_linalg_ext.topk"), ("rank", 64, 1, "i1 to i32")])
 def test_the_pass_rewrites(form, k, batch, present, tmp_path):
     """The sort is gone and the chosen form is there (the tests above would pass vacuously otherwise).
@@ -107,6 +110,8 @@ def test_the_pass_rewrites(form, k, batch, present, tmp_path):
     text = res.output.decode()
     assert "iree_linalg_ext.sort" not in text and present in text
     assert ("iree_linalg_ext.topk" in text) == (present == "iree_linalg_ext.topk")
+    if present == "arith.maxsi":  # argmax: one reduction; rounds: one per rank
+        assert text.count("arith.maxsi") == k
 
 
 DYN_WIDTH = """
@@ -149,7 +154,7 @@ def test_dynamic_batch_and_width(dt, cmp, k, tmp_path):
             assert np.array_equal(g, w)
 
 
-@pytest.mark.parametrize("form", ["topk", "rank"])
+@pytest.mark.parametrize("form", ["topk", "rank", "rounds"])
 def test_nan_ranks_highest_as_in_torch(form, tmp_path):
     """NaN: stock IREE's comparator has no order for it; the rewrite follows torch (NaN largest)."""
     v = topk.Variant("both", 4, 8, "f32", 2, "desc")
@@ -174,7 +179,7 @@ def test_argmax_nan_and_ties(order, want, tmp_path):
     assert np.array_equal(np.signbit(vals), np.signbit(np.take_along_axis(x, idx, 1)))
 
 
-@pytest.mark.parametrize("form", ["topk", "rank"])
+@pytest.mark.parametrize("form", ["topk", "rank", "rounds"])
 def test_nan_last_when_ascending(form, tmp_path):
     x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2]], np.float32)
     v = topk.Variant("both", 8, 8, "f32", 1, "asc")
@@ -183,7 +188,7 @@ def test_nan_last_when_ascending(form, tmp_path):
     assert idx.tolist() == [[5, 6, 0, 7, 2, 3, 1, 4]]  # -0.0 and 0.0 tie: lower index first; NaNs last
 
 
-@pytest.mark.parametrize("form", ["topk", "rank"])
+@pytest.mark.parametrize("form", ["topk", "rank", "rounds"])
 def test_signed_zeros_keep_their_bits(form, tmp_path):
     v = topk.Variant("both", 8, 8, "f32", 1, "asc")
     vmfb = _compile(tmp_path, "zeros", _stable(v, topk.program(v)), (forced(form),))

@@ -2,24 +2,46 @@
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{allow-unordered-ties=true}' | filecheck %s --check-prefix=TIES
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=rank}' | filecheck %s --check-prefix=RANK
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=topk}' | filecheck %s --check-prefix=TOPK
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=rounds}' | filecheck %s --check-prefix=ROUNDS
 // RUN: not opt-py %s -p 'sort-slice-to-topk{form=sorted}' 2>&1 | filecheck %s --check-prefix=BADFORM
-// BADFORM: form must be one of auto, topk, rank, argmax, not 'sorted'
+// BADFORM: form must be one of auto, topk, rank, argmax, rounds, not 'sorted'
 
 
 // torch.topk as exported: oge over values and an i64 iota, indices sliced.
-// k = 4 of 64: the top-k op over ordered integer keys (-0.0 -> +0.0, NaN -> +qNaN, magnitude bits flipped
-// when negative), indices widened to i64.
+// k = 4 of 64: four rounds of arg-max over i64 composites (ordered key << 32 | 2^32-1-index; the
+// ordered key: -0.0 -> +0.0, NaN -> +qNaN, magnitude bits flipped when negative), each round keeping
+// the best composite below the previous round's, then one generic decoding the four into indices.
 // CHECK-LABEL: func.func @topk_indices
-// CHECK-NOT: iree_linalg_ext.sort
+// CHECK-NOT: iree_linalg_ext
+// CHECK: %[[R1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<37x64xf32>) outs(%{{.*}} : tensor<37xi64>)
 // CHECK: arith.cmpf uno
 // CHECK: arith.addf
 // CHECK: arith.bitcast %{{.*}} : f32 to i32
 // CHECK: arith.shrsi
 // CHECK: arith.xori
-// CHECK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(1) ins(%{{.*}} : tensor<37x64xi32>) outs(%{{.*}}, %{{.*}} : tensor<37x4xi32>, tensor<37x4xi32>)
-// CHECK: arith.cmpi sgt
-// CHECK: arith.extsi %{{.*}} : i32 to i64
-// CHECK-NOT: iree_linalg_ext.sort
+// CHECK: arith.shli
+// CHECK: arith.ori
+// CHECK: arith.maxsi
+// CHECK: %[[R2:.*]] = linalg.generic {{.*}} ins(%arg0, %[[R1]] : tensor<37x64xf32>, tensor<37xi64>)
+// CHECK: %[[C:.*]] = arith.ori
+// CHECK: %[[B:.*]] = arith.cmpi slt, %[[C]], %in
+// CHECK: arith.select %[[B]], %[[C]]
+// CHECK: arith.maxsi
+// CHECK: %[[R3:.*]] = linalg.generic {{.*}} ins(%arg0, %[[R2]] : tensor<37x64xf32>, tensor<37xi64>)
+// CHECK: %[[R4:.*]] = linalg.generic {{.*}} ins(%arg0, %[[R3]] : tensor<37x64xf32>, tensor<37xi64>)
+// CHECK: linalg.generic {{.*}} ins(%[[R1]], %[[R2]], %[[R3]], %[[R4]] : {{.*}}) outs(%{{.*}} : tensor<37x4xi64>)
+// CHECK: arith.trunci %{{.*}} : i64 to i32
+// CHECK: arith.subi
+// CHECK: arith.extui %{{.*}} : i32 to i64
+// CHECK-NOT: iree_linalg_ext
+// CHECK: return
+// The top-k op form: the same ordered keys, the op, indices widened to i64.
+// TOPK-LABEL: func.func @topk_indices
+// TOPK: arith.xori
+// TOPK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(1) ins(%{{.*}} : tensor<37x64xi32>) outs(%{{.*}}, %{{.*}} : tensor<37x4xi32>, tensor<37x4xi32>)
+// TOPK: arith.cmpi sgt
+// TOPK: arith.extsi %{{.*}} : i32 to i64
+// TOPK-NOT: iree_linalg_ext.sort
 // The rank form: an i64 composite (key << 32 | 2^32-1-index) per element, a count of those that come
 // before it, then the index of each rank r < k, written as i64 directly.
 // RANK-LABEL: func.func @topk_indices
@@ -53,6 +75,9 @@ func.func @topk_indices(%x: tensor<37x64xf32>) -> tensor<37x4xi64> {
 // Values and i32 indices, ascending, dynamic batch and width, two slice lengths:
 // one top-k of the longer, both slices read it; float values gathered from the keys.
 // CHECK-LABEL: func.func @both_asc_dynamic
+// Forced to rounds, a dynamic width is left alone (the composites hold the index in 32 bits).
+// ROUNDS-LABEL: func.func @both_asc_dynamic
+// ROUNDS: iree_linalg_ext.sort
 // CHECK: arith.bitcast %{{.*}} : f16 to i16
 // CHECK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(1) ins(%{{.*}} : tensor<?x?xi16>) outs(%{{.*}}, %{{.*}} : tensor<?x5xi16>, tensor<?x5xi32>)
 // CHECK: arith.cmpi slt
@@ -84,11 +109,17 @@ func.func @both_asc_dynamic(%x: tensor<?x?xf16>) -> (tensor<?x2xf16>, tensor<?x5
 
 // -----
 
-// Integer keys sorted alone along dim 0. k = 4 of 16: auto counts ranks; forced to the top-k op,
-// the values are the op's (integer keys need no gathering back).
+// Integer keys sorted alone along dim 0. k = 4 of 16: auto takes rounds (the rank form only from
+// k = width/2); forced to the top-k op, the values are the op's (integer keys need no gathering back).
 // CHECK-LABEL: func.func @int_values_dim0
 // CHECK-NOT: iree_linalg_ext.topk
-// CHECK: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+// CHECK: arith.maxsi
+// CHECK: outs(%{{.*}} : tensor<4x3xi32>)
+// CHECK: tensor.extract %arg0
+// RANK-LABEL: func.func @int_values_dim0
+// RANK: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+// RANK: arith.extui %{{.*}} : i1 to i32
 // TOPK-LABEL: func.func @int_values_dim0
 // TOPK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(0) ins(%arg0 : tensor<16x3xi32>)
 // TOPK: arith.cmpi sgt
@@ -111,7 +142,8 @@ func.func @int_values_dim0(%x: tensor<16x3xi32>) -> tensor<4x2xi32> {
 // CHECK-NOT: iree_linalg_ext.topk
 // TIES-LABEL: func.func @unsupported_strict
 // TIES-NOT: iree_linalg_ext.sort
-// TIES: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+// TIES: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+// TIES: arith.maxsi
 func.func @unsupported_strict(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
   %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32):
@@ -329,4 +361,42 @@ func.func @whole_use_static(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x8
   } -> tensor<4x8xf32>
   %v = tensor.extract_slice %s[0, 0] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
   return %v, %s : tensor<4x2xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Precondition of the rounds form: at most 64 rounds (one dispatch each). Forced to it, k = 65 is
+// left alone; auto takes the top-k op there.
+// ROUNDS-LABEL: func.func @rounds_too_many
+// ROUNDS: iree_linalg_ext.sort
+// ROUNDS: tensor.extract_slice
+// CHECK-LABEL: func.func @rounds_too_many
+// CHECK-NOT: iree_linalg_ext.sort
+// CHECK: iree_linalg_ext.topk
+func.func @rounds_too_many(%x: tensor<2x1024xi32>) -> tensor<2x65xi32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x1024xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %r = arith.cmpi sge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x1024xi32>
+  %v = tensor.extract_slice %s[0, 0] [2, 65] [1, 1] : tensor<2x1024xi32> to tensor<2x65xi32>
+  return %v : tensor<2x65xi32>
+}
+
+// -----
+
+// Precondition of the rounds form: keys of at most 32 bits (the composite holds key and index in
+// 64). Forced to it, f64 keys are left alone; auto takes the top-k op.
+// ROUNDS-LABEL: func.func @rounds_wide_keys
+// ROUNDS: iree_linalg_ext.sort
+// CHECK-LABEL: func.func @rounds_wide_keys
+// CHECK: iree_linalg_ext.topk
+func.func @rounds_wide_keys(%x: tensor<2x64xf64>) -> tensor<2x4xf64> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x64xf64>) {
+  ^bb0(%a: f64, %b: f64):
+    %r = arith.cmpf oge, %a, %b : f64
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x64xf64>
+  %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x64xf64> to tensor<2x4xf64>
+  return %v : tensor<2x4xf64>
 }
