@@ -95,8 +95,10 @@ def preload() -> None:
                      "argparse", "gettext"):
             importlib.import_module(name)
         from ..run.bindings import prepare_warm_context
+        from .cli import opt_parser
 
         prepare_warm_context()
+        opt_parser()
     finally:
         for k, v in saved.items():
             if v is None:
