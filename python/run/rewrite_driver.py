@@ -173,7 +173,8 @@ def _dead_ops_kept(op, keep: bool):
     MLIR's greedy driver erases each trivially dead op it visits, whatever
     the patterns say. An unregistered op has unknown side effects, so one
     placed right after such an op, reading its results, keeps it out of the
-    driver's reach; the keep-alive ops are erased afterwards. Dead ops the
+    driver's reach (an op without results is kept by one inside its empty
+    body: the driver sees nested unknown effects); the keep-alive ops are erased afterwards. Dead ops the
     patterns' own rewrites leave behind are new or lose their last use during
     the run, so the driver still erases those, as it does for a C++ pass.
     """
@@ -183,7 +184,7 @@ def _dead_ops_kept(op, keep: bool):
     context = op.context
     allowed = context.allow_unregistered_dialects
     context.allow_unregistered_dialects = True
-    dead = []
+    dead, empty = [], []
     advance = ir.WalkResult.ADVANCE
 
     def collect(o):
@@ -193,6 +194,11 @@ def _dead_ops_kept(op, keep: bool):
                 for _ in r.uses:
                     return advance
             dead.append(o)
+        elif len(o.regions):
+            region = o.regions[0]
+            blocks = region.blocks
+            if len(blocks) and len(blocks[0].operations) <= 1:
+                empty.append(blocks[0])  # e.g. an scf.for with nothing in it: dead, and no result to use
         return advance
 
     for region in op.regions:
@@ -202,10 +208,13 @@ def _dead_ops_kept(op, keep: bool):
     for o in dead:
         with ir.InsertionPoint.after(o), o.location:
             ir.Operation.create(_KEEP, operands=list(o.results))
+    for block in empty:
+        with ir.InsertionPoint.at_block_begin(block), ir.Location.unknown(context):
+            ir.Operation.create(_KEEP)
     try:
         yield
     finally:
-        if dead:
+        if dead or empty:
             rewrite.walk_and_apply_patterns(op, _erase_keep_alive())
         context.allow_unregistered_dialects = allowed
 

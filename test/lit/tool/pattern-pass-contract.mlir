@@ -56,6 +56,8 @@ func.func @bounded(%a: tensor<64xf32>) -> tensor<64xf32> {
 // FORALL-LABEL: func.func @dead_ops_beside_a_rewrite
 // FORALL: arith.constant 7.0
 // FORALL: tensor.empty() : tensor<8xf32>
+// FORALL: scf.for
+// FORALL-NEXT: }
 // FORALL: scf.forall
 // FORALL-NEXT: arith.constant 3 : index
 // FORALL-NEXT: tensor.extract_slice
@@ -65,6 +67,11 @@ func.func @bounded(%a: tensor<64xf32>) -> tensor<64xf32> {
 func.func @dead_ops_beside_a_rewrite(%v: f32) -> tensor<64xf32> {
   %seven = arith.constant 7.0 : f32
   %dead = tensor.empty() : tensor<8xf32>
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  scf.for %j = %c0 to %c4 step %c1 {
+  }
   %init = tensor.empty() : tensor<64xf32>
   %r = scf.forall (%i) = (0) to (64) step (16) shared_outs(%o = %init) -> (tensor<64xf32>) {
     %c = arith.constant 3 : index
