@@ -173,10 +173,11 @@ def _dead_ops_kept(op, keep: bool):
     MLIR's greedy driver erases each trivially dead op it visits, whatever
     the patterns say. An unregistered op has unknown side effects, so one
     placed right after such an op, reading its results, keeps it out of the
-    driver's reach (an op without results is kept by one inside its empty
-    body: the driver sees nested unknown effects); the keep-alive ops are erased afterwards. Dead ops the
-    patterns' own rewrites leave behind are new or lose their last use during
-    the run, so the driver still erases those, as it does for a C++ pass.
+    driver's reach; an op without results is kept by one inside its empty
+    body (the driver sees nested unknown effects). The keep-alive ops are
+    erased afterwards. Dead ops the patterns' own rewrites leave behind are
+    new or lose their last use during the run, so the driver still erases
+    those, as it does for a C++ pass.
     """
     if not keep:
         yield
