@@ -212,8 +212,8 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
         return rewriter.fail(f"the {chosen} form needs a static width and keys of at most 32 bits")
     if chosen == "argmax" and big_k != 1:
         return rewriter.fail("the argmax form computes only k = 1")
-    if chosen == "rounds" and big_k > MAX_ROUNDS:
-        return rewriter.fail(f"the rounds form computes at most k = {MAX_ROUNDS}")
+    if chosen == "rounds" and not 1 <= big_k <= MAX_ROUNDS:
+        return rewriter.fail(f"the rounds form computes 1 <= k <= {MAX_ROUNDS}")
 
     with rewriter.ip, op.location:
         results = [None, None]

@@ -164,6 +164,7 @@ def apply_pattern_pass(p, op, ctx: PassContext) -> None:
 
 
 _KEEP = "opt_py.keep_alive"
+_PAYLOAD_DIALECTS = ("linalg.", "iree_linalg_ext.")
 
 
 @contextlib.contextmanager
@@ -177,7 +178,11 @@ def _dead_ops_kept(op, keep: bool):
     body (the driver sees nested unknown effects). The keep-alive ops are
     erased afterwards. Dead ops the patterns' own rewrites leave behind are
     new or lose their last use during the run, so the driver still erases
-    those, as it does for a C++ pass.
+    those, as it does for a C++ pass. Payload bodies (linalg and
+    iree_linalg_ext ops) are not entered: patterns read them op by op, and a
+    dead op there computes nothing the op yields, so it is left to the
+    driver. Not covered: a dead op without results whose body is not empty
+    (an scf.while whose condition is computed and nothing else).
     """
     if not keep:
         yield
@@ -186,26 +191,29 @@ def _dead_ops_kept(op, keep: bool):
     allowed = context.allow_unregistered_dialects
     context.allow_unregistered_dialects = True
     dead, empty = [], []
-    advance = ir.WalkResult.ADVANCE
+    advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
 
     def collect(o):
         results = o.results
+        descend = advance if not o.name.startswith(_PAYLOAD_DIALECTS) else skip
         if results:
             for r in results:
                 for _ in r.uses:
-                    return advance
+                    return descend
             dead.append(o)
+        elif descend is skip:
+            pass
         elif len(o.regions):
             region = o.regions[0]
             blocks = region.blocks
             if len(blocks) and len(blocks[0].operations) <= 1:
                 empty.append(blocks[0])  # e.g. an scf.for with nothing in it: dead, and no result to use
-        return advance
+        return descend
 
     for region in op.regions:
         for block in region.blocks:
             for child in block.operations:
-                child.operation.walk(collect)
+                child.operation.walk(collect, ir.WalkOrder.PRE_ORDER)
     for o in dead:
         with ir.InsertionPoint.after(o), o.location:
             ir.Operation.create(_KEEP, operands=list(o.results))
@@ -215,9 +223,11 @@ def _dead_ops_kept(op, keep: bool):
     try:
         yield
     finally:
-        if dead or empty:
-            rewrite.walk_and_apply_patterns(op, _erase_keep_alive())
-        context.allow_unregistered_dialects = allowed
+        try:
+            if dead or empty:
+                rewrite.walk_and_apply_patterns(op, _erase_keep_alive())
+        finally:
+            context.allow_unregistered_dialects = allowed
 
 
 def _erase_keep_alive():

@@ -400,3 +400,18 @@ func.func @rounds_wide_keys(%x: tensor<2x64xf64>) -> tensor<2x4xf64> {
   %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x64xf64> to tensor<2x4xf64>
   return %v : tensor<2x4xf64>
 }
+
+// -----
+
+// Precondition of the rounds form: k >= 1. Forced to it, a zero-width sort used whole (k = 0) is
+// left alone.
+// ROUNDS-LABEL: func.func @rounds_zero_width
+// ROUNDS: iree_linalg_ext.sort
+func.func @rounds_zero_width(%x: tensor<4x0xf32>) -> tensor<4x0xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<4x0xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<4x0xf32>
+  return %s : tensor<4x0xf32>
+}

@@ -8,6 +8,8 @@
 // rewrite left without uses go.
 // RUN: opt-py %s --split-input-file -p forall-reuse-shared-outs | filecheck %s --check-prefix=FORALL
 // RUN: opt-py %s --split-input-file -p fold-collapse-shape-into-store | filecheck %s --check-prefix=STORE
+// Payload bodies are left to the driver: a dead op in a consumer's body does not stop a fusion.
+// RUN: opt-py %s --split-input-file -p softmax-fuse-elementwise | filecheck %s --check-prefix=PAYLOAD
 // A bound on the greedy driver stops the pass, as canonicalize{max-iterations=1}
 // does: exit 0, the rewrites made so far, no diagnostic.
 // RUN: opt-py %s --split-input-file -p 'forall-reuse-shared-outs{max-iterations=1}' 2>&1 | filecheck %s --check-prefix=BOUND
@@ -100,4 +102,25 @@ func.func @dead_ops_beside_a_store_fold(%v: tensor<2x3x4xf32>, %w: tensor<2x3xf3
   %c = tensor.collapse_shape %v [[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
   iree_tensor_ext.dispatch.tensor.store %c, %b, offsets = [0, 0], sizes = [6, 4], strides = [1, 1] : tensor<6x4xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<6x4xf32>>
   return
+}
+
+// -----
+
+// PAYLOAD-LABEL: func.func @dead_op_in_a_payload
+// PAYLOAD: arith.divf
+// PAYLOAD-NEXT: arith.mulf
+// PAYLOAD-NEXT: linalg.yield
+// PAYLOAD-NEXT: } -> tensor<4x8xf32>
+// PAYLOAD-NEXT: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dead_op_in_a_payload(%x: tensor<4x8xf32>, %w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.softmax dimension(1) ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%s, %w : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %unused = arith.addf %a, %b : f32
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<4x8xf32>
+  return %m : tensor<4x8xf32>
 }
