@@ -361,30 +361,20 @@ def _iterators(kinds):
 
 def _argmax(keys, dim, order, out_t):
     """k = 1: one reduction over the row of composites, then the index decoded (one vectorized dispatch)."""
-    kt = ir.RankedTensorType(keys.type)
-    rank = kt.rank
-    i64 = _int(64)
+    best = _best_below(keys, dim, order, None)
+    red_t = ir.RankedTensorType(best.type)
     red_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
-    init = arith.constant(i64, -(2**63) if order == "desc" else 2**63 - 1)
-    acc0 = linalg.fill(init, outs=[tensor.empty(red_sizes, i64)])
-    outer = [d for d in range(rank) if d != dim]
-    g = linalg.GenericOp([acc0.type], [keys], [acc0], _maps(list(range(rank)), outer, rank=rank),
-                         _iterators(["reduction" if d == dim else "parallel" for d in range(rank)]))
-    block = g.regions[0].blocks.append(kt.element_type, i64)
-    with ir.InsertionPoint(block):
-        c = _composite(block.arguments[0], linalg.IndexOp(dim).result, order)
-        best = arith.maxsi(c, block.arguments[1]) if order == "desc" else arith.minsi(c, block.arguments[1])
-        linalg.YieldOp([best])
-    red_t = ir.RankedTensorType(g.results[0].type)
-
-    def decode(blk):
-        low = arith.trunci(_int(32), blk.arguments[0])
-        if order == "desc":
-            low = arith.subi(arith.constant(_int(32), -1), low)  # 2^32-1-i, mod 2^32
-        return low if ir.IntegerType(out_t).width == 32 else arith.extui(out_t, low)
-
-    idx = _parallel_generic([g.results[0]], ir.RankedTensorType.get(red_t.shape, out_t), red_sizes, decode)
+    idx = _parallel_generic([best], ir.RankedTensorType.get(red_t.shape, out_t), red_sizes,
+                            lambda blk: _decode(blk.arguments[0], order, out_t))
     return _expand_at(idx, keys, dim, out_t)
+
+
+def _decode(composite, order, out_t):
+    """The index a composite holds in its low 32 bits, as ``out_t``."""
+    low = arith.trunci(_int(32), composite)
+    if order == "desc":
+        low = arith.subi(arith.constant(_int(32), -1), low)  # 2^32-1-i, mod 2^32
+    return low if ir.IntegerType(out_t).width == 32 else arith.extui(out_t, low)
 
 
 def _best_below(keys, dim, order, prev):
@@ -437,10 +427,7 @@ def _rounds(keys, dim, k, order, out_t):
         pick = block.arguments[0]
         for j in range(1, k):
             pick = arith.select(arith.cmpi(arith.CmpIPredicate.eq, r, index_constant(j)), block.arguments[j], pick)
-        low = arith.trunci(_int(32), pick)
-        if order == "desc":
-            low = arith.subi(arith.constant(_int(32), -1), low)  # 2^32-1-i, mod 2^32
-        linalg.YieldOp([low if ir.IntegerType(out_t).width == 32 else arith.extui(out_t, low)])
+        linalg.YieldOp([_decode(pick, order, out_t)])
     return g.results[0]
 
 
