@@ -13,23 +13,14 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from benchlib import wall
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "test" / "models"
-
-
-def timed(cmd, env) -> float:
-    t = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
-    dt = time.perf_counter() - t
-    if proc.returncode != 0:
-        raise SystemExit(f"failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
-    return dt
 
 
 def main() -> int:
@@ -67,7 +58,7 @@ def main() -> int:
             times = {k: [] for k in variants}
             for rep in range(args.reps + 1):
                 for k, (cmd, env) in variants.items():
-                    dt = timed(cmd, env)
+                    dt = wall(cmd, env)
                     if rep:
                         times[k].append(dt)
             med = {k: statistics.median(v) for k, v in times.items()}

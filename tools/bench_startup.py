@@ -17,10 +17,11 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
+
+from benchlib import wall
 
 ONE_FUNCTION = """func.func @f(%a: i32) -> i32 {
   %c0 = arith.constant 0 : i32
@@ -28,15 +29,6 @@ ONE_FUNCTION = """func.func @f(%a: i32) -> i32 {
   return %0 : i32
 }
 """
-
-
-def wall(cmd, env, cwd=None) -> float:
-    t = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-    took = time.perf_counter() - t
-    if proc.returncode != 0:
-        raise SystemExit(f"{cmd} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
-    return took
 
 
 def main() -> int:

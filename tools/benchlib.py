@@ -1,9 +1,21 @@
-"""Shared by the benchmarks: pipeline times on one module, interleaved."""
+"""Shared by the benchmarks: a command's wall time; pipeline times on one module, interleaved."""
 
 from __future__ import annotations
 
 import statistics
+import subprocess
 import time
+
+
+def wall(cmd, env=None, cwd=None) -> float:
+    """Seconds ``cmd`` takes to run (its output discarded); a failure ends the benchmark with its stderr."""
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    took = time.perf_counter() - t
+    if proc.returncode != 0:
+        raise SystemExit(f"failed ({proc.returncode}): {' '.join(map(str, cmd))}\n"
+                         f"{proc.stderr.decode(errors='replace')[-2000:]}")
+    return took
 
 
 def pipeline_medians(text: str, pipelines: dict[str, str], reps: int, check=None, context=None) -> dict[str, float]:
