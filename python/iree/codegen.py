@@ -64,7 +64,12 @@ measures the contract on the test programs.
 
 Discovery (``discover``) reads the pass sequence off the dump headers of the
 same compile with ``--mlir-print-ir-after-all --mlir-print-skip-regions``;
-a function whose own lowering fails is reported, not guessed.
+a function whose own lowering fails is reported, not guessed. It is a
+compile of its own, so a single point naming a registered pass (what
+``--fixes`` injects on GPUs) is captured first with ``--mlir-print-ir-before``
+/ ``-after`` alone, and discovery runs only if the pipeline changed a
+function: the common case, a fix with nothing to match, costs one extra
+compile instead of two.
 ``opt-py compile --list-codegen-passes`` prints the insertion points.
 """
 
@@ -86,7 +91,7 @@ END_MARKERS = (
     "iree-vmvx-lower-executable-target",
 )
 EMPTY_PIPELINE = '#iree_codegen.pass_pipeline<"">'
-_HEADER = re.compile(r"^// -----// IR Dump After (\S+)(?: Failed)?: (.*) //----- //$")
+_HEADER = re.compile(r"^// -----// IR Dump (After|Before) (\S+)(?: Failed)?: (.*) //----- //$")
 _FUNC_LINE = re.compile(r"^func\.func (?:\w+ )?@([\w$.\-]+)")
 
 
@@ -179,7 +184,7 @@ def parse_dump_headers(stderr: str, compile_failed: bool = False) -> dict[str, F
         m = _HEADER.match(line)
         if not m:
             continue
-        text = m.group(2).strip()
+        text = m.group(3).strip()
         name = pass_name(text)
         if name == START_MARKER:
             inside = True
@@ -366,7 +371,7 @@ def faithful_suffix(low: FunctionLowering, start: int, splices: dict[int, list[s
 
 
 def _parse_dumps(stderr: str):
-    """(pass name, op text) of each IR dump between the codegen markers."""
+    """("before"/"after", pass name, op text) of each IR dump between the codegen markers."""
     inside = False
     header = None
     body: list[str] = []
@@ -374,19 +379,54 @@ def _parse_dumps(stderr: str):
         m = _HEADER.match(line.rstrip("\n"))
         if m:
             if header is not None and inside:
-                yield header, "".join(body)
-            name = pass_name(m.group(2).strip())
+                yield (*header, "".join(body))
+            name = pass_name(m.group(3).strip())
             if name == START_MARKER:
                 inside, header = True, None
             elif name in END_MARKERS:
                 inside, header = False, None
             else:
-                header = name
+                header = (m.group(1).lower(), name)
             body = []
         elif header is not None:
             body.append(line)
     if header is not None and inside:
-        yield header, "".join(body)
+        yield (*header, "".join(body))
+
+
+def _lowering_dumps(module, iree_flags, print_flags: list[str]):
+    """(function, "before"/"after", pass, occurrence, generic text) of each function dump
+    IREE's own lowering prints with ``print_flags``; and whether that compile succeeded."""
+    from iree.compiler.tools.binaries import find_tool
+
+    flags = [f for f in iree_flags if not f.startswith("--iree-hal-dump-executable-")]
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=True) as f:
+        f.write(module.get_asm(assume_verified=True))
+        f.flush()
+        proc = subprocess.run(
+            [find_tool("iree-compile"), f.name, "-o", "/dev/null", *flags,
+             "--compile-from=executable-configurations", "--compile-to=executable-targets",
+             f"--mlir-print-ir-after={','.join(sorted({START_MARKER, *END_MARKERS}))}", *print_flags,
+             "--mlir-print-op-generic", "--mlir-print-debuginfo",
+             "--mlir-print-local-scope", "--mlir-disable-threading"],
+            capture_output=True, text=True, check=False,
+        )
+    dumps = []
+    counts: dict[tuple, int] = {}
+    sym = re.compile(r'sym_name = "([^"]+)"')
+    for where, name, text in _parse_dumps(proc.stderr):
+        head = text[:4000]
+        if not head.lstrip().startswith('"func.func"'):
+            continue
+        m = None
+        for m in sym.finditer(text[: text.find("({")] if "({" in text else head):
+            pass
+        if m is None:
+            continue
+        key = (m.group(1), where, name)
+        counts[key] = counts.get(key, 0) + 1
+        dumps.append((*key, counts[key], text))
+    return dumps, proc.returncode == 0
 
 
 def capture(module, iree_flags, wanted: dict[str, tuple[str, int]]) -> dict[str, str]:
@@ -396,41 +436,31 @@ def capture(module, iree_flags, wanted: dict[str, tuple[str, int]]) -> dict[str,
     module (as discovery does) printing, in generic form with locations, the
     function after those passes; nothing of the prefix is replayed.
     """
-    from iree.compiler.tools.binaries import find_tool
-
-    names = sorted({p for p, _ in wanted.values()} | {START_MARKER, *END_MARKERS})
-    flags = [f for f in iree_flags if not f.startswith("--iree-hal-dump-executable-")]
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=True) as f:
-        f.write(module.get_asm(assume_verified=True))
-        f.flush()
-        proc = subprocess.run(
-            [find_tool("iree-compile"), f.name, "-o", "/dev/null", *flags,
-             "--compile-from=executable-configurations", "--compile-to=executable-targets",
-             f"--mlir-print-ir-after={','.join(names)}", "--mlir-print-op-generic", "--mlir-print-debuginfo",
-             "--mlir-print-local-scope", "--mlir-disable-threading"],
-            capture_output=True, text=True, check=False,
-        )
-    found: dict[str, str] = {}
-    counts: dict[tuple[str, str], int] = {}
-    sym = re.compile(r'sym_name = "([^"]+)"')
-    for name, text in _parse_dumps(proc.stderr):
-        head = text[:4000]
-        if not head.lstrip().startswith('"func.func"'):
-            continue
-        m = None
-        for m in sym.finditer(text[: text.find("({")] if "({" in text else head):
-            pass
-        if m is None:
-            continue
-        fn = m.group(1)
-        counts[(fn, name)] = counts.get((fn, name), 0) + 1
-        if wanted.get(fn) == (name, counts[(fn, name)]):
-            found[fn] = text
+    names = sorted({p for p, _ in wanted.values()})
+    dumps, _ = _lowering_dumps(module, iree_flags, [f"--mlir-print-ir-after={','.join(names)}"])
+    found = {fn: text for fn, where, name, n, text in dumps if where == "after" and wanted.get(fn) == (name, n)}
     missing = sorted(set(wanted) - set(found))
     if missing:
         raise CodegenError(f"could not take '@{missing[0]}' over from IREE's lowering at "
                            f"after:{wanted[missing[0]][0]}#{wanted[missing[0]][1]}")
     return found
+
+
+def capture_at_point(module, iree_flags, inj: CodegenInjection) -> dict[str, str] | None:
+    """Each function's IR at the single point ``inj`` names, printed by IREE's own
+    lowering in one compile with no discovery first; None where that cannot be
+    relied on: every occurrence (``#*``), a pass that cannot be named on the
+    command line, or a lowering that fails. A function absent from the result
+    never runs the pass: it has no such point."""
+    from ..pipeline.cpp import cpp_probe
+
+    if inj.occurrence == 0 or cpp_probe(inj.pass_name) is not None:
+        return None
+    dumps, ok = _lowering_dumps(module, iree_flags, [f"--mlir-print-ir-{inj.where}={inj.pass_name}"])
+    if not ok:
+        return None
+    return {fn: text for fn, where, name, n, text in dumps
+            if (where, name, n) == (inj.where, inj.pass_name, inj.occurrence)}
 
 
 _RESOURCE = re.compile(r"dense_resource<([^>]+)>")
@@ -502,7 +532,15 @@ def inject_into_codegen(module, iree_flags, injections, run_plan, report) -> lis
     or the point is refused. ``run_plan(pipeline_text, op) -> bool`` runs an
     opt-py pipeline on an op; ``report(line)`` receives warnings. Returns the
     names of the functions that have an injection point (replayed or left to IREE).
+
+    One point (``--fixes`` has one) is captured directly, without discovery
+    (``capture_at_point``): discovery, a compile of its own, is then paid only
+    when the pipeline changed a function, which needs its recorded passes.
     """
+    if len(injections) == 1:
+        direct = capture_at_point(module, iree_flags, injections[0])
+        if direct is not None:
+            return _inject_at_point(module, iree_flags, injections[0], direct, run_plan)
     from iree.compiler import ir
 
     lowered = discover(module, iree_flags)
@@ -542,19 +580,54 @@ def inject_into_codegen(module, iree_flags, injections, run_plan, report) -> lis
             holder = ir.Module.create()  # keeps the work copy alive until it replaces the original
             work = original.operation.clone(ip=ir.InsertionPoint(holder.body)).operation
         if items is None:  # one point: run it, and see whether it changed anything
-            before = work.get_asm(print_generic_op_form=True, assume_verified=True)
-            if not run_plan("func.func(" + ",".join(splices[start]) + ")", work):
-                raise CodegenError(f"the injected pipeline failed in the codegen of '@{name}'")
-            if work.get_asm(print_generic_op_form=True, assume_verified=True) == before:
+            if not _changed_by(run_plan, splices[start], work, name):
                 continue  # unchanged: IREE lowers the original function itself, as stock does
             items = faithful_suffix(low, start, {start: []})
-        work.move_before(original.operation)
-        original.operation.erase()
-        if items and not run_plan("func.func(" + ",".join(items) + ")", work):
-            raise CodegenError(f"replaying the codegen pipeline of '@{name}' with the injections failed")
-        info = str(work.attributes["translation_info"])
-        work.attributes["translation_info"] = ir.Attribute.parse(without_pipeline(info))
+        _replace_and_replay(original, work, items, run_plan)
     return list(plans)
+
+
+def _inject_at_point(module, iree_flags, inj: CodegenInjection, captured: dict[str, str], run_plan) -> list[str]:
+    """``inject_into_codegen`` for one point whose IR ``capture_at_point`` gave."""
+    funcs = dispatch_functions(module)
+    captured = {name: text for name, text in captured.items() if name in funcs}
+    changed = []
+    for name, text in captured.items():
+        holder, work = _taken_over(name, text, funcs[name])
+        if _changed_by(run_plan, [inj.pipeline], work, name):
+            changed.append((name, holder, work))
+        # unchanged: IREE lowers the original function itself, as stock does
+    lowered = discover(module, iree_flags) if changed else {}  # before any function is replaced
+    for name, _holder, work in changed:
+        low = lowered.get(name)
+        points = split_points(low.passes, inj) if low is not None and low.failed_at is None else []
+        if len(points) != 1:
+            raise CodegenError(f"could not find {inj.where}:{inj.pass_name}#{inj.occurrence} of '@{name}' "
+                               "again in its recorded codegen passes")
+        _replace_and_replay(funcs[name], work, faithful_suffix(low, points[0], {points[0]: []}), run_plan)
+    return list(captured)
+
+
+def _changed_by(run_plan, pipelines: list[str], work, name: str) -> bool:
+    """Run the injected pipelines on ``work``; whether they changed it."""
+    before = work.get_asm(print_generic_op_form=True, assume_verified=True)
+    if not run_plan("func.func(" + ",".join(pipelines) + ")", work):
+        raise CodegenError(f"the injected pipeline failed in the codegen of '@{name}'")
+    return work.get_asm(print_generic_op_form=True, assume_verified=True) != before
+
+
+def _replace_and_replay(original, work, items: list[str], run_plan) -> None:
+    """``work`` takes the place of ``original``, runs the rest of the codegen pipeline
+    (``items``), and is marked so that IREE runs none of it again."""
+    from iree.compiler import ir
+
+    work.move_before(original.operation)
+    original.operation.erase()
+    if items and not run_plan("func.func(" + ",".join(items) + ")", work):
+        name = work.attributes["sym_name"].value
+        raise CodegenError(f"replaying the codegen pipeline of '@{name}' with the injections failed")
+    info = str(work.attributes["translation_info"])
+    work.attributes["translation_info"] = ir.Attribute.parse(without_pipeline(info))
 
 
 def _taken_over(name: str, text: str, original):

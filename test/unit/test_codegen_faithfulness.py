@@ -113,3 +113,36 @@ def test_unregistered_pass_in_suffix_is_refused():
     with pytest.raises(CodegenError, match="fold-tensor-subset-ops"):
         faithful_suffix(low, 0, {0: ["X"]})
     assert faithful_suffix(low, 2, {2: ["X"]}) == ["X", "cse"]
+
+
+@pytest.mark.parametrize("pipeline,discoveries", [(cf.NOTHING, 0), (cf.TOUCH, 1)])
+def test_one_point_is_discovered_only_when_changed(monkeypatch, pipeline, discoveries):
+    """A single point is captured directly; the discovery compile (the whole
+    codegen again, printing every pass) runs only for a pipeline that changed
+    a function, whose replay needs the recorded passes. Either way: stock's code."""
+    from opt_py.iree import codegen
+
+    seen = []
+    real = codegen._discover
+    monkeypatch.setattr(codegen, "_discover", lambda *a: seen.append(1) or real(*a))
+    monkeypatch.setattr(codegen, "_discovered", {})
+    program, target, point = "e2e_topk_dyn", "cpu", "after:iree-codegen-iree-comprehensive-bufferize"
+    out = cf.check_point(str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target),
+                         pipeline=pipeline)
+    assert out.kind == "identical", out.detail
+    assert len(seen) == discoveries
+
+
+def test_every_occurrence_point_still_discovers_first(monkeypatch):
+    """``#*`` names several points per function: they are found from the recorded passes."""
+    from opt_py.iree import codegen
+
+    seen = []
+    real = codegen._discover
+    monkeypatch.setattr(codegen, "_discover", lambda *a: seen.append(1) or real(*a))
+    monkeypatch.setattr(codegen, "_discovered", {})
+    program, target = "e2e_topk_dyn", "cpu"
+    out = cf.check_point(str(PROGRAMS / f"{program}.mlir"), TARGETS[target], "after:canonicalize#*",
+                         stock(program, target))
+    assert out.kind == "identical", out.detail
+    assert len(seen) == 1
