@@ -32,7 +32,10 @@ The design, in two halves around the first injection point of a function:
    the function in generic form with locations; that text replaces the
    function. The prefix is IREE's own, C++ state included. (``dense_resource``
    constants, which dumps name but do not carry, are pointed back at the
-   module's own blobs.)
+   module's own blobs.) A pass without a textual registration cannot be named
+   to ``--mlir-print-ir-after``; the IR after it is then printed *before* the
+   pass that follows it (``capture_spec``), and where that cannot be named
+   either, or there is none, the point is refused.
 2. *Faithful suffix* (``faithful_suffix``): the passes after the point are
    replayed from their recorded text, the injected pipelines spliced in, with
    one exception: a run of passes that is exactly the expansion of a pipeline
@@ -87,6 +90,7 @@ END_MARKERS = (
 )
 EMPTY_PIPELINE = '#iree_codegen.pass_pipeline<"">'
 _HEADER = re.compile(r"^// -----// IR Dump After (\S+)(?: Failed)?: (.*) //----- //$")
+_ANY_HEADER = re.compile(r"^// -----// IR Dump (Before|After) (\S+)(?: Failed)?: (.*) //----- //$")
 _FUNC_LINE = re.compile(r"^func\.func (?:\w+ )?@([\w$.\-]+)")
 
 
@@ -366,39 +370,74 @@ def faithful_suffix(low: FunctionLowering, start: int, splices: dict[int, list[s
 
 
 def _parse_dumps(stderr: str):
-    """(pass name, op text) of each IR dump between the codegen markers."""
+    """(``before`` or ``after``, pass name, op text) of each IR dump between the codegen markers."""
     inside = False
     header = None
     body: list[str] = []
     for line in stderr.splitlines(keepends=True):
-        m = _HEADER.match(line.rstrip("\n"))
+        m = _ANY_HEADER.match(line.rstrip("\n"))
         if m:
             if header is not None and inside:
-                yield header, "".join(body)
-            name = pass_name(m.group(2).strip())
-            if name == START_MARKER:
+                yield (*header, "".join(body))
+            name = pass_name(m.group(3).strip())
+            when = m.group(1).lower()
+            if when == "after" and name == START_MARKER:
                 inside, header = True, None
-            elif name in END_MARKERS:
+            elif when == "after" and name in END_MARKERS:
                 inside, header = False, None
             else:
-                header = name
+                header = (when, name)
             body = []
         elif header is not None:
             body.append(line)
     if header is not None and inside:
-        yield header, "".join(body)
+        yield (*header, "".join(body))
 
 
-def capture(module, iree_flags, wanted: dict[str, tuple[str, int]]) -> dict[str, str]:
-    """Each function's IR as IREE's own lowering leaves it after the given pass.
+def _selectable(name: str) -> bool:
+    """Whether ``--mlir-print-ir-after/before=name`` can select the pass: it has a
+    textual registration (``fold-tensor-subset-ops``, added in C++ by
+    ``tensor::createFoldTensorSubsetOpsPass()``, has none; naming it makes
+    iree-compile stop with "Cannot find option named ...")."""
+    from ..pipeline.cpp import cpp_probe
 
-    ``wanted``: function name -> (pass name, occurrence). IREE compiles the
-    module (as discovery does) printing, in generic form with locations, the
-    function after those passes; nothing of the prefix is replayed.
+    return cpp_probe(name) is None
+
+
+def capture_spec(low: FunctionLowering, start: int) -> tuple[str, str, int]:
+    """How to capture the function at splice ``start`` (> 0) of its recorded passes:
+    ``("after", P, n)`` - after the n-th run of P, the pass before the point - or,
+    when P cannot be named, ``("before", Q, m)`` with Q the pass after the point
+    (same IR: the recorded passes run one after the other on the function).
+    Refused (UNFAITHFUL_MARK) when neither can be named."""
+    prev = pass_name(low.passes[start - 1])
+    if _selectable(prev):
+        return "after", prev, sum(1 for p in low.passes[:start] if pass_name(p) == prev)
+    if start < len(low.passes):
+        nxt = pass_name(low.passes[start])
+        if _selectable(nxt):
+            return "before", nxt, sum(1 for p in low.passes[:start + 1] if pass_name(p) == nxt)
+        why = f"neither has '{nxt}', the pass after it"
+    else:
+        why = "it is the last pass of the function's lowering, so no pass after it can be named instead"
+    raise CodegenError(
+        f"codegen injection at {_point_text(low, start)} of '@{low.name}' {UNFAITHFUL_MARK}: the function "
+        f"cannot be taken over from IREE's lowering there: '{prev}' has no textual registration "
+        f"(IREE adds it in C++), so no IR dump can be asked for after it, and {why}")
+
+
+def capture(module, iree_flags, wanted: dict[str, tuple[str, str, int]]) -> dict[str, str]:
+    """Each function's IR as IREE's own lowering leaves it at the given point.
+
+    ``wanted``: function name -> (``"after"`` or ``"before"``, pass name,
+    occurrence), as ``capture_spec`` gives. IREE compiles the module (as
+    discovery does) printing, in generic form with locations, the function
+    after (before) those passes; nothing of the prefix is replayed.
     """
     from iree.compiler.tools.binaries import find_tool
 
-    names = sorted({p for p, _ in wanted.values()} | {START_MARKER, *END_MARKERS})
+    after = sorted({p for w, p, _ in wanted.values() if w == "after"} | {START_MARKER, *END_MARKERS})
+    before = sorted({p for w, p, _ in wanted.values() if w == "before"})
     flags = [f for f in iree_flags if not f.startswith("--iree-hal-dump-executable-")]
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=True) as f:
         f.write(module.get_asm(assume_verified=True))
@@ -406,14 +445,16 @@ def capture(module, iree_flags, wanted: dict[str, tuple[str, int]]) -> dict[str,
         proc = subprocess.run(
             [find_tool("iree-compile"), f.name, "-o", "/dev/null", *flags,
              "--compile-from=executable-configurations", "--compile-to=executable-targets",
-             f"--mlir-print-ir-after={','.join(names)}", "--mlir-print-op-generic", "--mlir-print-debuginfo",
+             f"--mlir-print-ir-after={','.join(after)}",
+             *([f"--mlir-print-ir-before={','.join(before)}"] if before else []),
+             "--mlir-print-op-generic", "--mlir-print-debuginfo",
              "--mlir-print-local-scope", "--mlir-disable-threading"],
             capture_output=True, text=True, check=False,
         )
     found: dict[str, str] = {}
-    counts: dict[tuple[str, str], int] = {}
+    counts: dict[tuple[str, str, str], int] = {}
     sym = re.compile(r'sym_name = "([^"]+)"')
-    for name, text in _parse_dumps(proc.stderr):
+    for when, name, text in _parse_dumps(proc.stderr):
         head = text[:4000]
         if not head.lstrip().startswith('"func.func"'):
             continue
@@ -423,13 +464,19 @@ def capture(module, iree_flags, wanted: dict[str, tuple[str, int]]) -> dict[str,
         if m is None:
             continue
         fn = m.group(1)
-        counts[(fn, name)] = counts.get((fn, name), 0) + 1
-        if wanted.get(fn) == (name, counts[(fn, name)]):
+        key = (fn, when, name)
+        counts[key] = counts.get(key, 0) + 1
+        if wanted.get(fn) == (when, name, counts[key]):
             found[fn] = text
     missing = sorted(set(wanted) - set(found))
     if missing:
+        when, name, n = wanted[missing[0]]
+        why = ""
+        if proc.returncode != 0:
+            errs = [ln.strip() for ln in proc.stderr.splitlines() if "error" in ln.lower() or "Cannot find" in ln]
+            why = f" (iree-compile: {(errs[-1] if errs else 'failed')[:200]})"
         raise CodegenError(f"could not take '@{missing[0]}' over from IREE's lowering at "
-                           f"after:{wanted[missing[0]][0]}#{wanted[missing[0]][1]}")
+                           f"{when}:{name}#{n}{why}")
     return found
 
 
@@ -526,11 +573,7 @@ def inject_into_codegen(module, iree_flags, injections, run_plan, report) -> lis
         # Several points must be replayed between them: refuse an unfaithful suffix now, before any work.
         items = None if len(splices) == 1 else faithful_suffix(low, min(splices), splices)
         plans[name] = (min(splices), splices, low, items)
-    wanted = {}
-    for name, (start, _, low, _) in plans.items():
-        if start > 0:
-            prev = pass_name(low.passes[start - 1])
-            wanted[name] = (prev, sum(1 for p in low.passes[:start] if pass_name(p) == prev))
+    wanted = {name: capture_spec(low, start) for name, (start, _, low, _) in plans.items() if start > 0}
     captured = capture(module, iree_flags, wanted) if wanted else {}
     funcs = dispatch_functions(module)
     for name, (start, splices, low, items) in plans.items():
