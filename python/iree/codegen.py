@@ -95,6 +95,8 @@ _FUNC_LINE = re.compile(r"^func\.func (?:\w+ )?@([\w$.\-]+)")
 
 
 UNFAITHFUL_MARK = "cannot be replayed faithfully"
+UNNAMABLE_NOTE = ("(no textual registration: the IR after it is taken before the next pass; "
+                  "a changed function is not replayed across it)")
 
 
 @dataclass
@@ -626,7 +628,7 @@ def list_codegen_passes(module, iree_flags) -> str:
             out.append("  (no codegen passes seen)")
             continue
         for i, p in enumerate(low.passes, start=1):
-            out.append(f"  {i:3d}. {p}")
+            out.append(f"  {i:3d}. {p}" + ("" if _selectable(pass_name(p)) else f"  {UNNAMABLE_NOTE}"))
         if low.failed_at:
             out.append(f"  FAILED at {low.failed_at}: later passes unknown")
     return "\n".join(out)

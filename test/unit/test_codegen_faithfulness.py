@@ -171,3 +171,6 @@ def test_hand_over_after_an_unnamable_pass_is_the_ir_it_leaves():
              if (when, name) == ("after", "fold-tensor-subset-ops") and t.lstrip().startswith('"func.func"')]
     assert len(after) == 1
     assert re.sub(r" loc\([^)]*\)", "", got) == after[0]
+    with ir.Context():
+        listing = cg.list_codegen_passes(ir.Module.parse(text).operation, flags).splitlines()
+    assert [ln for ln in listing if cg.UNNAMABLE_NOTE in ln] == [f"  {start:3d}. fold-tensor-subset-ops  {cg.UNNAMABLE_NOTE}"]
