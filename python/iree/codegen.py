@@ -51,7 +51,10 @@ The design, in two halves around the first injection point of a function:
 Where a function has one injection point and the injected pipeline leaves
 the captured IR exactly as it was (a check that passes, patterns with nothing
 to match), nothing is replayed at all: the function is left to IREE whole,
-so the executable is stock's by construction, at any point, refused or not.
+so the executable is stock's by construction, at any point the IR can be
+captured at, refused or not (only a point between two passes without textual
+registration, or after such a last pass, cannot be; the swept programs
+have none).
 
 3. The function's pipeline becomes ``#iree_codegen.pass_pipeline<"">`` and IREE
    finishes the variant (LLVM conversion, linking, serialization) as usual.
