@@ -32,7 +32,10 @@ The design, in two halves around the first injection point of a function:
    the function in generic form with locations; that text replaces the
    function. The prefix is IREE's own, C++ state included. (``dense_resource``
    constants, which dumps name but do not carry, are pointed back at the
-   module's own blobs.)
+   module's own blobs.) A pass without a textual registration cannot be named
+   to ``--mlir-print-ir-after``; the IR after it is then printed *before* the
+   pass that follows it (``capture_spec``), and where that cannot be named
+   either, or there is none, the point is refused.
 2. *Faithful suffix* (``faithful_suffix``): the passes after the point are
    replayed from their recorded text, the injected pipelines spliced in, with
    one exception: a run of passes that is exactly the expansion of a pipeline
@@ -48,7 +51,10 @@ The design, in two halves around the first injection point of a function:
 Where a function has one injection point and the injected pipeline leaves
 the captured IR exactly as it was (a check that passes, patterns with nothing
 to match), nothing is replayed at all: the function is left to IREE whole,
-so the executable is stock's by construction, at any point, refused or not.
+so the executable is stock's by construction, at any point the IR can be
+captured at, refused or not (only a point between two passes without textual
+registration, or after such a last pass, cannot be; the swept programs
+have none).
 
 3. The function's pipeline becomes ``#iree_codegen.pass_pipeline<"">`` and IREE
    finishes the variant (LLVM conversion, linking, serialization) as usual.
@@ -96,6 +102,8 @@ _FUNC_LINE = re.compile(r"^func\.func (?:\w+ )?@([\w$.\-]+)")
 
 
 UNFAITHFUL_MARK = "cannot be replayed faithfully"
+UNNAMABLE_NOTE = ("(no textual registration: the IR after it is taken before the next pass; "
+                  "a changed function is not replayed across it)")
 
 
 @dataclass
@@ -371,7 +379,7 @@ def faithful_suffix(low: FunctionLowering, start: int, splices: dict[int, list[s
 
 
 def _parse_dumps(stderr: str):
-    """("before"/"after", pass name, op text) of each IR dump between the codegen markers."""
+    """(``before`` or ``after``, pass name, op text) of each IR dump between the codegen markers."""
     inside = False
     header = None
     body: list[str] = []
@@ -381,12 +389,13 @@ def _parse_dumps(stderr: str):
             if header is not None and inside:
                 yield (*header, "".join(body))
             name = pass_name(m.group(3).strip())
-            if name == START_MARKER:
+            when = m.group(1).lower()
+            if when == "after" and name == START_MARKER:
                 inside, header = True, None
-            elif name in END_MARKERS:
+            elif when == "after" and name in END_MARKERS:
                 inside, header = False, None
             else:
-                header = (m.group(1).lower(), name)
+                header = (when, name)
             body = []
         elif header is not None:
             body.append(line)
@@ -396,7 +405,7 @@ def _parse_dumps(stderr: str):
 
 def _lowering_dumps(module, iree_flags, print_flags: list[str]):
     """(function, "before"/"after", pass, occurrence, generic text) of each function dump
-    IREE's own lowering prints with ``print_flags``; and whether that compile succeeded."""
+    IREE's own lowering prints with ``print_flags``; and iree-compile's error, None if it succeeded."""
     from iree.compiler.tools.binaries import find_tool
 
     flags = [f for f in iree_flags if not f.startswith("--iree-hal-dump-executable-")]
@@ -426,23 +435,63 @@ def _lowering_dumps(module, iree_flags, print_flags: list[str]):
         key = (m.group(1), where, name)
         counts[key] = counts.get(key, 0) + 1
         dumps.append((*key, counts[key], text))
-    return dumps, proc.returncode == 0
+    error = None
+    if proc.returncode != 0:
+        errs = [ln.strip() for ln in proc.stderr.splitlines() if "error" in ln.lower() or "Cannot find" in ln]
+        error = (errs[-1] if errs else "failed")[:200]
+    return dumps, error
 
 
-def capture(module, iree_flags, wanted: dict[str, tuple[str, int]]) -> dict[str, str]:
-    """Each function's IR as IREE's own lowering leaves it after the given pass.
+def _selectable(name: str) -> bool:
+    """Whether ``--mlir-print-ir-after/before=name`` can select the pass: it has a
+    textual registration (``fold-tensor-subset-ops``, added in C++ by
+    ``tensor::createFoldTensorSubsetOpsPass()``, has none; naming it makes
+    iree-compile stop with "Cannot find option named ...")."""
+    from ..pipeline.cpp import cpp_probe
 
-    ``wanted``: function name -> (pass name, occurrence). IREE compiles the
-    module (as discovery does) printing, in generic form with locations, the
-    function after those passes; nothing of the prefix is replayed.
+    return cpp_probe(name) is None
+
+
+def capture_spec(low: FunctionLowering, start: int) -> tuple[str, str, int]:
+    """How to capture the function at splice ``start`` (> 0) of its recorded passes:
+    ``("after", P, n)`` - after the n-th run of P, the pass before the point - or,
+    when P cannot be named, ``("before", Q, m)`` with Q the pass after the point
+    (same IR: the recorded passes run one after the other on the function).
+    Refused (UNFAITHFUL_MARK) when neither can be named."""
+    prev = pass_name(low.passes[start - 1])
+    if _selectable(prev):
+        return "after", prev, sum(1 for p in low.passes[:start] if pass_name(p) == prev)
+    if start < len(low.passes):
+        nxt = pass_name(low.passes[start])
+        if _selectable(nxt):
+            return "before", nxt, sum(1 for p in low.passes[:start + 1] if pass_name(p) == nxt)
+        why = f"neither has '{nxt}', the pass after it"
+    else:
+        why = "it is the last pass of the function's lowering, so no pass after it can be named instead"
+    raise CodegenError(
+        f"codegen injection at {_point_text(low, start)} of '@{low.name}' {UNFAITHFUL_MARK}: the function "
+        f"cannot be taken over from IREE's lowering there: '{prev}' has no textual registration "
+        f"(IREE adds it in C++), so no IR dump can be asked for after it, and {why}")
+
+
+def capture(module, iree_flags, wanted: dict[str, tuple[str, str, int]]) -> dict[str, str]:
+    """Each function's IR as IREE's own lowering leaves it at the given point.
+
+    ``wanted``: function name -> (``"after"`` or ``"before"``, pass name,
+    occurrence), as ``capture_spec`` gives. IREE compiles the module (as
+    discovery does) printing, in generic form with locations, the function
+    after (before) those passes; nothing of the prefix is replayed.
     """
-    names = sorted({p for p, _ in wanted.values()})
-    dumps, _ = _lowering_dumps(module, iree_flags, [f"--mlir-print-ir-after={','.join(names)}"])
-    found = {fn: text for fn, where, name, n, text in dumps if where == "after" and wanted.get(fn) == (name, n)}
+    names = sorted({(w, p) for w, p, _ in wanted.values()})
+    flags = [f"--mlir-print-ir-{w}={p}" for w, p in names]
+    dumps, error = _lowering_dumps(module, iree_flags, flags)
+    found = {fn: text for fn, when, name, n, text in dumps if wanted.get(fn) == (when, name, n)}
     missing = sorted(set(wanted) - set(found))
     if missing:
+        when, name, n = wanted[missing[0]]
+        why = f" (iree-compile: {error})" if error else ""
         raise CodegenError(f"could not take '@{missing[0]}' over from IREE's lowering at "
-                           f"after:{wanted[missing[0]][0]}#{wanted[missing[0]][1]}")
+                           f"{when}:{name}#{n}{why}")
     return found
 
 
@@ -452,12 +501,10 @@ def capture_at_point(module, iree_flags, inj: CodegenInjection) -> dict[str, str
     relied on: every occurrence (``#*``), a pass that cannot be named on the
     command line, or a lowering that fails. A function absent from the result
     never runs the pass: it has no such point."""
-    from ..pipeline.cpp import cpp_probe
-
-    if inj.occurrence == 0 or cpp_probe(inj.pass_name) is not None:
+    if inj.occurrence == 0 or not _selectable(inj.pass_name):
         return None
-    dumps, ok = _lowering_dumps(module, iree_flags, [f"--mlir-print-ir-{inj.where}={inj.pass_name}"])
-    if not ok:
+    dumps, error = _lowering_dumps(module, iree_flags, [f"--mlir-print-ir-{inj.where}={inj.pass_name}"])
+    if error is not None:
         return None
     return {fn: text for fn, where, name, n, text in dumps
             if (where, name, n) == (inj.where, inj.pass_name, inj.occurrence)}
@@ -564,11 +611,7 @@ def inject_into_codegen(module, iree_flags, injections, run_plan, report) -> lis
         # Several points must be replayed between them: refuse an unfaithful suffix now, before any work.
         items = None if len(splices) == 1 else faithful_suffix(low, min(splices), splices)
         plans[name] = (min(splices), splices, low, items)
-    wanted = {}
-    for name, (start, _, low, _) in plans.items():
-        if start > 0:
-            prev = pass_name(low.passes[start - 1])
-            wanted[name] = (prev, sum(1 for p in low.passes[:start] if pass_name(p) == prev))
+    wanted = {name: capture_spec(low, start) for name, (start, _, low, _) in plans.items() if start > 0}
     captured = capture(module, iree_flags, wanted) if wanted else {}
     funcs = dispatch_functions(module)
     for name, (start, splices, low, items) in plans.items():
@@ -656,7 +699,7 @@ def list_codegen_passes(module, iree_flags) -> str:
             out.append("  (no codegen passes seen)")
             continue
         for i, p in enumerate(low.passes, start=1):
-            out.append(f"  {i:3d}. {p}")
+            out.append(f"  {i:3d}. {p}" + ("" if _selectable(pass_name(p)) else f"  {UNNAMABLE_NOTE}"))
         if low.failed_at:
             out.append(f"  FAILED at {low.failed_at}: later passes unknown")
     return "\n".join(out)

@@ -13,7 +13,8 @@ import pytest
 from opt_py.iree import faithfulness as cf
 from opt_py.iree.e2e import TARGETS
 from opt_py.errors import CodegenError
-from opt_py.iree.codegen import UNFAITHFUL_MARK, FunctionLowering, faithful_suffix, registered_blocks
+from opt_py.iree.codegen import (UNFAITHFUL_MARK, FunctionLowering, capture_spec, faithful_suffix,
+                                 registered_blocks)
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "e2e" / "codegen_programs"
 
@@ -29,6 +30,10 @@ REFUSED = [
     ("torch_argsort", "cpu", "after:iree-eliminate-empty-tensors", "iree-codegen-iree-comprehensive-bufferize"),
     ("softmax", "rocm", "before:iree-codegen-tile-and-distribute-to-workgroups-using-forall-op",
      "fold-tensor-subset-ops"),
+    # fold-tensor-subset-ops has no textual registration: the hand-over is taken
+    # before the pass after it (once a failure: no dump could be asked for)
+    ("softmax", "cuda", "after:fold-tensor-subset-ops#1", "iree-codegen-iree-comprehensive-bufferize"),
+    ("softmax", "rocm", "after:fold-tensor-subset-ops#1", "iree-codegen-iree-comprehensive-bufferize"),
 ]
 
 
@@ -146,3 +151,59 @@ def test_every_occurrence_point_still_discovers_first(monkeypatch):
                          stock(program, target))
     assert out.kind == "identical", out.detail
     assert len(seen) == 1
+
+
+def test_point_after_an_unnamable_pass_is_taken_before_the_next_one():
+    low = FunctionLowering("f", ["canonicalize", "fold-tensor-subset-ops", "canonicalize", "cse"])
+    assert capture_spec(low, 1) == ("after", "canonicalize", 1)
+    assert capture_spec(low, 2) == ("before", "canonicalize", 2)
+    assert capture_spec(low, 3) == ("after", "canonicalize", 2)
+    # nothing nameable on either side, or nothing after it: refused, naming the point and why
+    for passes in (["cse", "fold-tensor-subset-ops", "fold-tensor-subset-ops", "cse"], ["cse", "fold-tensor-subset-ops"]):
+        low = FunctionLowering("f", passes)
+        with pytest.raises(CodegenError, match=f"{UNFAITHFUL_MARK}.*no textual registration") as e:
+            capture_spec(low, passes.index("fold-tensor-subset-ops") + 1)
+        assert "after:fold-tensor-subset-ops#1 of '@f'" in str(e.value)
+
+
+def test_hand_over_after_an_unnamable_pass_is_the_ir_it_leaves():
+    """What capture() takes at after:fold-tensor-subset-ops#1 (softmax, cuda
+    VectorDistribute) is exactly what IREE's --mlir-print-ir-after-all prints
+    after that pass."""
+    import re
+    import subprocess
+    import tempfile
+
+    from iree.compiler import ir
+    from iree.compiler.tools.binaries import find_tool
+
+    from opt_py.iree import codegen as cg
+    from opt_py.iree.phases import compile_with_injections
+
+    flags = list(TARGETS["cuda"].compile_flags)
+    res = compile_with_injections(str(PROGRAMS / "softmax.mlir"), flags, [],
+                                  compile_to="executable-configurations")
+    assert res.ok, res.messages
+    text = res.output.decode()
+    with ir.Context():
+        module = ir.Module.parse(text).operation
+        (fn, low), = cg.discover(text, flags).items()
+        start = 1 + [cg.pass_name(p) for p in low.passes].index("fold-tensor-subset-ops")
+        spec = capture_spec(low, start)
+        assert spec[0] == "before"
+        got = cg.capture(module, flags, {fn: spec})[fn]
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir") as f:
+        f.write(text)
+        f.flush()
+        proc = subprocess.run(
+            [find_tool("iree-compile"), f.name, "-o", "/dev/null", *flags,
+             "--compile-from=executable-configurations", "--compile-to=executable-targets",
+             "--mlir-print-ir-after-all", "--mlir-print-op-generic", "--mlir-print-local-scope",
+             "--mlir-disable-threading"], capture_output=True, text=True, check=False)
+    after = [t for when, name, t in cg._parse_dumps(proc.stderr)
+             if (when, name) == ("after", "fold-tensor-subset-ops") and t.lstrip().startswith('"func.func"')]
+    assert len(after) == 1
+    assert re.sub(r" loc\([^)]*\)", "", got) == after[0]
+    with ir.Context():
+        listing = cg.list_codegen_passes(ir.Module.parse(text).operation, flags).splitlines()
+    assert [ln for ln in listing if cg.UNNAMABLE_NOTE in ln] == [f"  {start:3d}. fold-tensor-subset-ops  {cg.UNNAMABLE_NOTE}"]
