@@ -88,7 +88,7 @@ _INT_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", 
 INT32_MAX = 2**31 - 1
 RANK_FACTOR = 8  # rank-count when k >= width / RANK_FACTOR (calibrated in the module docstring)
 MAX_ROUNDS = 64  # the rounds form makes one reduction dispatch per round
-FORMS = ("auto", "topk", "rank", "argmax", "rounds")
+FORMS = ("auto", "topk", "rank", "argmax", "rounds", "chunks")
 
 
 def _comparator_order(op, allow_unordered: bool):
@@ -208,12 +208,16 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
     idx_type = ir.RankedTensorType(op.operands[1].type).element_type if n == 2 else None
     want_values = any(i == 0 for i, _ in slices)
     chosen = choose_form(width, big_k, _bits(elem)) if form == "auto" else form
-    if chosen in ("argmax", "rank", "rounds") and (width is None or _bits(elem) > 32):
+    if chosen in ("argmax", "rank", "rounds", "chunks") and (width is None or _bits(elem) > 32):
         return rewriter.fail(f"the {chosen} form needs a static width and keys of at most 32 bits")
     if chosen == "argmax" and big_k != 1:
         return rewriter.fail("the argmax form computes only k = 1")
     if chosen == "rounds" and not 1 <= big_k <= MAX_ROUNDS:
         return rewriter.fail(f"the rounds form computes 1 <= k <= {MAX_ROUNDS}")
+    chunk = chunk_size(width, big_k) if chosen == "chunks" else None
+    if chosen == "chunks" and (not 1 <= big_k <= MAX_ROUNDS or chunk is None):
+        return rewriter.fail(f"the chunks form needs 1 <= k <= {MAX_ROUNDS} and a power-of-two chunk "
+                             "size >= 2 dividing the width into at least k chunks")
 
     with rewriter.ip, op.location:
         results = [None, None]
@@ -227,6 +231,7 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
             out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
             idx = (_argmax(keys, dim, order, out_t) if chosen == "argmax"
                    else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
+                   else _chunks(keys, dim, big_k, order, out_t, chunk) if chosen == "chunks"
                    else _rank_select(keys, dim, big_k, order, out_t))
             if want_values:
                 results[0] = _gather(keys, idx, dim)
@@ -413,12 +418,32 @@ def _rounds(keys, dim, k, order, out_t):
     winners = []
     for _ in range(k):
         winners.append(_best_below(keys, dim, order, winners[-1] if winners else None))
+    return _stack(winners, keys, dim, out_t, lambda c: _decode(c, order, out_t))
+
+
+def _stack(winners, keys, dim, out_t, f):
+    """out[.., r, ..] = f(winners[r]): the k per-row winners along ``dim``.
+
+    Static outer dims: one parallel generic reading all k (a select chain on r).
+    Dynamic ones: each winner is a binding with push constants for its dims, and
+    k = 64 of them exceed the CPU runtime's 64 constants per dispatch, so the
+    winners are concatenated first and decoded by a one-input generic."""
+    k = len(winners)
     kt = ir.RankedTensorType(keys.type)
     rank = kt.rank
-    sizes = _sizes(keys, dim, k)
-    empty = tensor.empty(sizes, out_t)
-    outer = [d for d in range(rank) if d != dim]
     i64 = _int(64)
+    if any(kt.is_dynamic_dim(d) for d in range(rank) if d != dim) and k > 1:
+        shape = [k if d == dim else (DYNAMIC if kt.is_dynamic_dim(d) else kt.get_dim_size(d)) for d in range(rank)]
+        sizes = [1 if d == dim else s for d, s in enumerate(_dims_of(keys))]
+        whole = tensor.empty(_sizes(keys, dim, k), i64)
+        for r, w in enumerate(winners):  # rank-reducing inserts of each winner at r along dim
+            whole = tensor.insert_slice(w, whole, [], [s for s in sizes if not isinstance(s, int)], [],
+                                        [r if d == dim else 0 for d in range(rank)],
+                                        [s if isinstance(s, int) else DYNAMIC for s in sizes], [1] * rank)
+        return _parallel_generic([whole], ir.RankedTensorType.get(shape, out_t), _dims_of(whole),
+                                 lambda blk: f(blk.arguments[0]))
+    empty = tensor.empty(_sizes(keys, dim, k), out_t)
+    outer = [d for d in range(rank) if d != dim]
     g = linalg.GenericOp([empty.type], winners, [empty], _maps(*([outer] * k), list(range(rank)), rank=rank),
                          _iterators(["parallel"] * rank))
     block = g.regions[0].blocks.append(*([i64] * k), out_t)
@@ -427,8 +452,108 @@ def _rounds(keys, dim, k, order, out_t):
         pick = block.arguments[0]
         for j in range(1, k):
             pick = arith.select(arith.cmpi(arith.CmpIPredicate.eq, r, index_constant(j)), block.arguments[j], pick)
-        linalg.YieldOp([_decode(pick, order, out_t)])
+        linalg.YieldOp([f(pick)])
     return g.results[0]
+
+
+def chunk_size(width, k: int):
+    """The chunk size C of the chunks form: the power of two nearest sqrt(width / k) (which minimizes its
+    k * width / C + k^2 * C compares) that divides ``width`` into at least k chunks, C >= 2; else None."""
+    if width is None or k < 1:
+        return None
+    c = 2
+    while width % (2 * c) == 0 and width // (2 * c) >= k and (2 * c) ** 2 * k <= 2 * width:
+        c *= 2
+    return c if width % c == 0 and width // c >= k else None
+
+
+def _best_of(comps, red_dims, order, prev):
+    """The best i64 composite of ``comps`` over the loops ``red_dims`` after ``prev`` (None: of all).
+
+    Reads only its operands (no linalg.index): the composites carry their positions."""
+    ct = ir.RankedTensorType(comps.type)
+    rank = ct.rank
+    i64 = _int(64)
+    outer = [d for d in range(rank) if d not in red_dims]
+    worst = arith.constant(i64, -(2**63) if order == "desc" else 2**63 - 1)
+    acc0 = linalg.fill(worst, outs=[tensor.empty([_dims_of(comps)[d] for d in outer], i64)])
+    ins = [comps] + ([prev] if prev is not None else [])
+    g = linalg.GenericOp([acc0.type], ins, [acc0], _maps(list(range(rank)), *([outer] * len(ins)), rank=rank),
+                         _iterators(["reduction" if d in red_dims else "parallel" for d in range(rank)]))
+    block = g.regions[0].blocks.append(*([i64] * (len(ins) + 1)))
+    with ir.InsertionPoint(block):
+        args = list(block.arguments)
+        c = args[0]
+        if prev is not None:
+            after = arith.cmpi(arith.CmpIPredicate.slt if order == "desc" else arith.CmpIPredicate.sgt, c, args[1])
+            c = arith.select(after, c, worst)
+        best = arith.maxsi(c, args[-1]) if order == "desc" else arith.minsi(c, args[-1])
+        linalg.YieldOp([best])
+    return g.results[0]
+
+
+def _chunks(keys, dim, k, order, out_t, c):
+    """Wide rows, large k: the rows cut in chunks of ``c``; only chunks whose best is among the k best
+    chunk bests can hold a top-k element (k better chunk bests would beat all of a chunk's elements).
+
+    1. each chunk's best composite (global index inside): one O(width) reduction;
+    2. k rounds over the width/c chunk bests pick the k best chunks;
+    3. their k*c composites (gathered, global index inside) are the candidates;
+    4. k rounds over the candidates, then the decode.
+    k*width/c + k*k*c compares instead of the rounds form's k*width; every
+    composite holds its global index, so ties still go to the lower index.
+    """
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    i64, idx_t = _int(64), ir.IndexType.get()
+    dims = _dims_of(keys)
+    groups = [[d] for d in range(dim)] + [[dim, dim + 1]] + [[d + 1] for d in range(dim + 1, rank)]
+    exp_static = [DYNAMIC if kt.is_dynamic_dim(d) else kt.get_dim_size(d) for d in range(rank)]
+    exp_static[dim:dim + 1] = [kt.get_dim_size(dim) // c, c]
+    attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, x) for x in g]) for g in groups])
+    dyn = [dims[d] for d in range(rank) if kt.is_dynamic_dim(d)]
+    split = tensor.expand_shape(ir.RankedTensorType.get(exp_static, kt.element_type), keys, attr, dyn, exp_static)
+    # 1. chunk bests: loops = split's dims, reduce the in-chunk loop dim + 1
+    c_idx = index_constant(c)
+    best_sizes = [dims[d] if d != dim else kt.get_dim_size(dim) // c for d in range(rank)]
+    worst = arith.constant(i64, -(2**63) if order == "desc" else 2**63 - 1)
+    acc0 = linalg.fill(worst, outs=[tensor.empty(best_sizes, i64)])
+    g = linalg.GenericOp([acc0.type], [split], [acc0],
+                         _maps(list(range(rank + 1)), [d for d in range(rank + 1) if d != dim + 1], rank=rank + 1),
+                         _iterators(["reduction" if d == dim + 1 else "parallel" for d in range(rank + 1)]))
+    block = g.regions[0].blocks.append(kt.element_type, i64)
+    with ir.InsertionPoint(block):
+        pos = arith.addi(arith.muli(linalg.IndexOp(dim).result, c_idx), linalg.IndexOp(dim + 1).result)
+        comp = _composite(block.arguments[0], pos, order)
+        linalg.YieldOp([arith.maxsi(comp, block.arguments[1]) if order == "desc"
+                        else arith.minsi(comp, block.arguments[1])])
+    bests = g.results[0]
+    # 2. the k best chunks: their first positions, along dim
+    won = []
+    for _ in range(k):
+        won.append(_best_of(bests, [dim], order, won[-1] if won else None))
+    i32 = _int(32)
+    first = _stack(won, keys, dim, i32,
+                   lambda w: arith.muli(arith.divui(_decode(w, order, i32), arith.constant(i32, c)),
+                                        arith.constant(i32, c)))
+    # 3. candidates [.., k, c, ..]: the composites of the chosen chunks' elements
+    cand_sizes = [dims[d] for d in range(dim)] + [k, c] + [dims[d] for d in range(dim + 1, rank)]
+    empty = tensor.empty(cand_sizes, i64)
+    g = linalg.GenericOp([empty.type], [first], [empty],
+                         _maps([d for d in range(rank + 1) if d != dim + 1], list(range(rank + 1)), rank=rank + 1),
+                         _iterators(["parallel"] * (rank + 1)))
+    block = g.regions[0].blocks.append(i32, i64)
+    with ir.InsertionPoint(block):
+        pos = arith.addi(arith.index_cast(idx_t, block.arguments[0]), linalg.IndexOp(dim + 1).result)
+        at = [linalg.IndexOp(d if d < dim else d + 1).result for d in range(rank)]
+        at[dim] = pos
+        linalg.YieldOp([_composite(tensor.extract(keys, at), pos, order)])
+    cands = g.results[0]
+    # 4. k rounds over the k*c candidates of each row
+    winners = []
+    for _ in range(k):
+        winners.append(_best_of(cands, [dim, dim + 1], order, winners[-1] if winners else None))
+    return _stack(winners, keys, dim, out_t, lambda w: _decode(w, order, out_t))
 
 
 def _expand_at(reduced, keys, dim, elem):
