@@ -544,7 +544,7 @@ def _chunks(keys, dim, k, order, out_t, c):
                          _iterators(["parallel"] * (rank + 1)))
     block = g.regions[0].blocks.append(i32, i64)
     with ir.InsertionPoint(block):
-        pos = arith.addi(arith.index_cast(idx_t, block.arguments[0]), linalg.IndexOp(dim + 1).result)
+        pos = arith.addi(arith.index_castui(idx_t, block.arguments[0]), linalg.IndexOp(dim + 1).result)
         at = [linalg.IndexOp(d if d < dim else d + 1).result for d in range(rank)]
         at[dim] = pos
         linalg.YieldOp([_composite(tensor.extract(keys, at), pos, order)])

@@ -3,8 +3,9 @@
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=rank}' | filecheck %s --check-prefix=RANK
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=topk}' | filecheck %s --check-prefix=TOPK
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=rounds}' | filecheck %s --check-prefix=ROUNDS
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=chunks}' | filecheck %s --check-prefix=CHUNKS
 // RUN: not opt-py %s -p 'sort-slice-to-topk{form=sorted}' 2>&1 | filecheck %s --check-prefix=BADFORM
-// BADFORM: form must be one of auto, topk, rank, argmax, rounds, not 'sorted'
+// BADFORM: form must be one of auto, topk, rank, argmax, rounds, chunks, not 'sorted'
 
 
 // torch.topk as exported: oge over values and an i64 iota, indices sliced.
@@ -414,4 +415,128 @@ func.func @rounds_zero_width(%x: tensor<4x0xf32>) -> tensor<4x0xf32> {
     iree_linalg_ext.yield %r : i1
   } -> tensor<4x0xf32>
   return %s : tensor<4x0xf32>
+}
+
+// -----
+
+// The chunks form, 2x64 k=4: chunks of C=4 (sqrt(2*64/4) rounded down to a power of two); each
+// chunk's best composite with its global index (chunk * 4 + lane), four rounds over the 16 chunk
+// bests, the four chosen chunks' first positions, their 16 composites gathered with global indices,
+// four rounds over those reducing both dims, then the decode.
+// CHUNKS-LABEL: func.func @chunks_indices
+// CHUNKS: %[[X:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2]] output_shape [2, 16, 4] : tensor<2x64xf32> into tensor<2x16x4xf32>
+// CHUNKS: %[[B:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<2x16x4xf32>) outs(%{{.*}} : tensor<2x16xi64>)
+// CHUNKS: linalg.index 1
+// CHUNKS: arith.muli
+// CHUNKS: linalg.index 2
+// CHUNKS: arith.shli
+// CHUNKS: arith.maxsi
+// CHUNKS: %[[W1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[B]] : tensor<2x16xi64>) outs(%{{.*}} : tensor<2xi64>)
+// CHUNKS-NOT: linalg.index
+// CHUNKS: %[[W2:.*]] = linalg.generic {{.*}} ins(%[[B]], %[[W1]] : tensor<2x16xi64>, tensor<2xi64>)
+// CHUNKS: arith.cmpi slt
+// CHUNKS: %[[W3:.*]] = linalg.generic {{.*}} ins(%[[B]], %[[W2]] : tensor<2x16xi64>, tensor<2xi64>)
+// CHUNKS: %[[W4:.*]] = linalg.generic {{.*}} ins(%[[B]], %[[W3]] : tensor<2x16xi64>, tensor<2xi64>)
+// CHUNKS: %[[F:.*]] = linalg.generic {{.*}} ins(%[[W1]], %[[W2]], %[[W3]], %[[W4]] : {{.*}}) outs(%{{.*}} : tensor<2x4xi32>)
+// CHUNKS: arith.divui
+// CHUNKS: %[[C:.*]] = linalg.generic {{.*}} ins(%[[F]] : tensor<2x4xi32>) outs(%{{.*}} : tensor<2x4x4xi64>)
+// CHUNKS: tensor.extract %arg0
+// CHUNKS: %[[V1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[C]] : tensor<2x4x4xi64>) outs(%{{.*}} : tensor<2xi64>)
+// CHUNKS: %[[V2:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[V1]] : tensor<2x4x4xi64>, tensor<2xi64>)
+// CHUNKS: %[[V3:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[V2]] : tensor<2x4x4xi64>, tensor<2xi64>)
+// CHUNKS: %[[V4:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[V3]] : tensor<2x4x4xi64>, tensor<2xi64>)
+// CHUNKS: linalg.generic {{.*}} ins(%[[V1]], %[[V2]], %[[V3]], %[[V4]] : {{.*}}) outs(%{{.*}} : tensor<2x4xi64>)
+// CHUNKS: arith.trunci
+// CHUNKS-NOT: iree_linalg_ext
+// CHUNKS: return
+func.func @chunks_indices(%x: tensor<2x64xf32>) -> tensor<2x4xi64> {
+  %e = tensor.empty() : tensor<2x64xi64>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<2x64xi64>) {
+  ^bb0(%o: i64):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  } -> tensor<2x64xi64>
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %iota : tensor<2x64xf32>, tensor<2x64xi64>) {
+  ^bb0(%a: f32, %b: f32, %p: i64, %q: i64):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x64xf32>, tensor<2x64xi64>
+  %k = tensor.extract_slice %s#1[0, 0] [2, 4] [1, 1] : tensor<2x64xi64> to tensor<2x4xi64>
+  return %k : tensor<2x4xi64>
+}
+
+// -----
+
+// Precondition of the chunks form: a power-of-two chunk size C >= 2 that cuts the width into at
+// least k chunks. Width 63 is odd: forced to it, the sort is left alone.
+// CHUNKS-LABEL: func.func @chunks_odd_width
+// CHUNKS: iree_linalg_ext.sort
+// CHUNKS: tensor.extract_slice
+func.func @chunks_odd_width(%x: tensor<2x63xi32>) -> tensor<2x4xi32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x63xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %r = arith.cmpi sge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x63xi32>
+  %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x63xi32> to tensor<2x4xi32>
+  return %v : tensor<2x4xi32>
+}
+
+// -----
+
+// Precondition of the chunks form: at least k chunks. Width 8, k = 5: chunks of 2 give 4 < 5 chunks.
+// CHUNKS-LABEL: func.func @chunks_too_few
+// CHUNKS: iree_linalg_ext.sort
+// CHUNKS: tensor.extract_slice
+func.func @chunks_too_few(%x: tensor<2x8xi32>) -> tensor<2x5xi32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x8xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %r = arith.cmpi sge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x8xi32>
+  %v = tensor.extract_slice %s[0, 0] [2, 5] [1, 1] : tensor<2x8xi32> to tensor<2x5xi32>
+  return %v : tensor<2x5xi32>
+}
+
+// -----
+
+// Precondition of the chunks form: k <= 64 (rounds over the chunk bests and the candidates).
+// CHUNKS-LABEL: func.func @chunks_too_many
+// CHUNKS: iree_linalg_ext.sort
+// CHUNKS: tensor.extract_slice
+func.func @chunks_too_many(%x: tensor<2x32768xi32>) -> tensor<2x65xi32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x32768xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %r = arith.cmpi sge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x32768xi32>
+  %v = tensor.extract_slice %s[0, 0] [2, 65] [1, 1] : tensor<2x32768xi32> to tensor<2x65xi32>
+  return %v : tensor<2x65xi32>
+}
+
+// -----
+
+// Precondition of the chunks form: a static width, and keys of at most 32 bits.
+// CHUNKS-LABEL: func.func @chunks_dynamic_width
+// CHUNKS: iree_linalg_ext.sort
+// CHUNKS-LABEL: func.func @chunks_wide_keys
+// CHUNKS: iree_linalg_ext.sort
+func.func @chunks_dynamic_width(%x: tensor<2x?xf32>) -> tensor<2x4xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x?xf32>
+  %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x?xf32> to tensor<2x4xf32>
+  return %v : tensor<2x4xf32>
+}
+func.func @chunks_wide_keys(%x: tensor<2x1024xf64>) -> tensor<2x4xf64> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x1024xf64>) {
+  ^bb0(%a: f64, %b: f64):
+    %r = arith.cmpf oge, %a, %b : f64
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x1024xf64>
+  %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x1024xf64> to tensor<2x4xf64>
+  return %v : tensor<2x4xf64>
 }
