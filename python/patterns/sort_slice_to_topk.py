@@ -88,6 +88,8 @@ _INT_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", 
 INT32_MAX = 2**31 - 1
 RANK_FACTOR = 8  # rank-count when k >= width / RANK_FACTOR (calibrated in the module docstring)
 MAX_ROUNDS = 64  # the rounds form makes one reduction dispatch per round
+CHUNKS_MIN_WIDTH = 512  # narrower rows: the chunks form's k + 3 extra dispatches cost more than it saves
+CHUNKS_GAIN = 0.6  # chunks when its compare count is at most this fraction of the rounds form's
 FORMS = ("auto", "topk", "rank", "argmax", "rounds", "chunks")
 
 
@@ -160,11 +162,11 @@ def _float_key(t) -> bool:
 
 
 @pattern("iree_linalg_ext.sort")
-def sort_slice_to_topk(op, rewriter, allow_unordered_ties: bool = False, form: str = "auto"):
-    return _rewrite(op.operation, rewriter, allow_unordered_ties, form)
+def sort_slice_to_topk(op, rewriter, allow_unordered_ties: bool = False, form: str = "auto", chunk: int = 0):
+    return _rewrite(op.operation, rewriter, allow_unordered_ties, form, chunk)
 
 
-def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
+def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: int = 0):
     n = len(op.results)
     if n not in (1, 2) or len(op.operands) != n:
         return rewriter.fail("not a tensor sort of keys and an optional iota")
@@ -214,7 +216,7 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
         return rewriter.fail("the argmax form computes only k = 1")
     if chosen == "rounds" and not 1 <= big_k <= MAX_ROUNDS:
         return rewriter.fail(f"the rounds form computes 1 <= k <= {MAX_ROUNDS}")
-    chunk = chunk_size(width, big_k) if chosen == "chunks" else None
+    chunk = chunk_size(width, big_k, chunk_option) if chosen == "chunks" else None
     if chosen == "chunks" and (not 1 <= big_k <= MAX_ROUNDS or chunk is None):
         return rewriter.fail(f"the chunks form needs 1 <= k <= {MAX_ROUNDS} and a power-of-two chunk "
                              "size >= 2 dividing the width into at least k chunks")
@@ -271,6 +273,14 @@ def _bits(elem) -> int:
     return 64 if isinstance(elem, ir.F64Type) else 32 if isinstance(elem, ir.F32Type) else 16
 
 
+def chunks_pay(width: int, k: int) -> bool:
+    """Whether the chunks form beats rounds: rows of at least CHUNKS_MIN_WIDTH, and its compares
+    (width + k*width/C + k*k*C) at most CHUNKS_GAIN of the rounds form's k*width (module docstring)."""
+    c = chunk_size(width, k)
+    return (c is not None and width >= CHUNKS_MIN_WIDTH
+            and width + k * width // c + k * k * c <= CHUNKS_GAIN * k * width)
+
+
 def choose_form(width, k: int, key_bits: int) -> str:
     """The cheapest form for a row of ``width`` keys (None: dynamic) and the top ``k`` (module docstring)."""
     if width is None or key_bits > 32:
@@ -280,7 +290,7 @@ def choose_form(width, k: int, key_bits: int) -> str:
     if 2 * k >= width:
         return "rank"
     if k <= MAX_ROUNDS:
-        return "rounds"
+        return "chunks" if chunks_pay(width, k) else "rounds"
     return "rank" if RANK_FACTOR * k >= width else "topk"
 
 
@@ -456,11 +466,14 @@ def _stack(winners, keys, dim, out_t, f):
     return g.results[0]
 
 
-def chunk_size(width, k: int):
+def chunk_size(width, k: int, forced: int = 0):
     """The chunk size C of the chunks form: the power of two nearest sqrt(width / k) (which minimizes its
-    k * width / C + k^2 * C compares) that divides ``width`` into at least k chunks, C >= 2; else None."""
+    k * width / C + k^2 * C compares) that divides ``width`` into at least k chunks, C >= 2; else None.
+    ``forced`` (the pass option ``chunk``, for measuring) replaces the choice when it is valid."""
     if width is None or k < 1:
         return None
+    if forced:
+        return forced if forced >= 2 and width % forced == 0 and width // forced >= k else None
     c = 2
     while width % (2 * c) == 0 and width // (2 * c) >= k and (2 * c) ** 2 * k <= 2 * width:
         c *= 2

@@ -540,3 +540,22 @@ func.func @chunks_wide_keys(%x: tensor<2x1024xf64>) -> tensor<2x4xf64> {
   %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x1024xf64> to tensor<2x4xf64>
   return %v : tensor<2x4xf64>
 }
+
+// -----
+
+// The cost rule: rows of at least 512 whose chunks form makes at most 0.6 of the rounds form's
+// compares take the chunks form (here 1024 wide, k = 8, chunks of 16); 64 wide stays rounds
+// (@topk_indices above).
+// CHECK-LABEL: func.func @auto_chunks
+// CHECK: tensor.expand_shape %arg0 {{\[}}[0], [1, 2]] output_shape [2, 64, 16]
+// CHECK-NOT: iree_linalg_ext.sort
+// CHECK: return
+func.func @auto_chunks(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x1024xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x1024xf32>
+  %v = tensor.extract_slice %s[0, 0] [2, 8] [1, 1] : tensor<2x1024xf32> to tensor<2x8xf32>
+  return %v : tensor<2x8xf32>
+}
