@@ -27,8 +27,15 @@ class SortSliceToTopk(PatternPass):
     chunk: int = option(0, "chunks form: the chunk size (0: by shape); one that does not cut the width into "
                            "at least k chunks of at least 2 leaves the sort alone")
 
+    materialize: bool = option(False, "argmax and rounds forms: compute the composites in their own dispatch "
+                                      "(behind util.optimization_barrier), so no reduction reads linalg.index")
+
+    gpu: bool = option(False, "for GPU targets: only the argmax and rounds forms, materialized (IREE 3.13 "
+                              "compiles them for cuda and rocm); other sorts are left alone")
+
     def patterns(self):
         if self.form not in FORMS:
             raise PassOptionError(f"sort-slice-to-topk: form must be one of {', '.join(FORMS)}, not '{self.form}'")
         return [sort_slice_to_topk.bind(allow_unordered_ties=self.allow_unordered_ties, form=self.form,
-                                          chunk=self.chunk)]
+                                          chunk=self.chunk, materialize=self.materialize,
+                                          gpu=self.gpu)]

@@ -162,11 +162,13 @@ def _float_key(t) -> bool:
 
 
 @pattern("iree_linalg_ext.sort")
-def sort_slice_to_topk(op, rewriter, allow_unordered_ties: bool = False, form: str = "auto", chunk: int = 0):
-    return _rewrite(op.operation, rewriter, allow_unordered_ties, form, chunk)
+def sort_slice_to_topk(op, rewriter, allow_unordered_ties: bool = False, form: str = "auto", chunk: int = 0,
+                       materialize: bool = False, gpu: bool = False):
+    return _rewrite(op.operation, rewriter, allow_unordered_ties, form, chunk, materialize or gpu, gpu)
 
 
-def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: int = 0):
+def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: int = 0,
+             materialize: bool = False, gpu: bool = False):
     n = len(op.results)
     if n not in (1, 2) or len(op.operands) != n:
         return rewriter.fail("not a tensor sort of keys and an optional iota")
@@ -209,7 +211,10 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
 
     idx_type = ir.RankedTensorType(op.operands[1].type).element_type if n == 2 else None
     want_values = any(i == 0 for i, _ in slices)
-    chosen = choose_form(width, big_k, _bits(elem)) if form == "auto" else form
+    chosen = (choose_gpu_form if gpu else choose_form)(width, big_k, _bits(elem)) if form == "auto" else form
+    if gpu and chosen not in ("argmax", "rounds"):
+        return rewriter.fail("for GPUs only the materialized argmax and rounds forms (static width, keys of at "
+                             f"most 32 bits, k <= {MAX_ROUNDS}, 2k < width) compile in IREE 3.13")
     if chosen in ("argmax", "rank", "rounds", "chunks") and (width is None or _bits(elem) > 32):
         return rewriter.fail(f"the {chosen} form needs a static width and keys of at most 32 bits")
     if chosen == "argmax" and big_k != 1:
@@ -231,7 +236,8 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
                 results[1] = idx if ir.IntegerType(idx_type).width == 32 else _extsi(idx, idx_type)
         else:
             out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
-            idx = (_argmax(keys, dim, order, out_t) if chosen == "argmax"
+            idx = (_rounds_materialized(keys, dim, big_k, order, out_t) if materialize and chosen in ("argmax", "rounds")
+                   else _argmax(keys, dim, order, out_t) if chosen == "argmax"
                    else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
                    else _chunks(keys, dim, big_k, order, out_t, chunk) if chosen == "chunks"
                    else _rank_select(keys, dim, big_k, order, out_t))
@@ -279,6 +285,14 @@ def chunks_pay(width: int, k: int) -> bool:
     c = chunk_size(width, k)
     return (c is not None and width >= CHUNKS_MIN_WIDTH
             and width + k * width // c + k * k * c <= CHUNKS_GAIN * k * width)
+
+
+def choose_gpu_form(width, k: int, key_bits: int):
+    """For GPUs: argmax or rounds (materialized) where the CPU rule would take argmax, rounds or chunks;
+    None (leave the sort) elsewhere: IREE 3.13's GPU codegen of the rank form runs past 6-12 GB, and
+    the chunk-best reduction reads linalg.index (module docstring)."""
+    form = choose_form(width, k, key_bits)
+    return "rounds" if form == "chunks" else form if form in ("argmax", "rounds") else None
 
 
 def choose_form(width, k: int, key_bits: int) -> str:
@@ -466,6 +480,33 @@ def _stack(winners, keys, dim, out_t, f):
     return g.results[0]
 
 
+def _rounds_materialized(keys, dim, k, order, out_t):
+    """argmax / rounds with the composites in their own dispatch: one parallel generic (it reads
+    linalg.index) behind a util.optimization_barrier, so IREE cannot fuse it into the k reductions,
+    whose bodies then read only their operands."""
+    kt = ir.RankedTensorType(keys.type)
+    comps = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, _int(64)), _dims_of(keys),
+                              lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
+    comps = _barrier(comps, keys)
+    dims = _dims_of(keys)
+    winners = []
+    for _ in range(k):
+        winners.append(_best_of(comps, [dim], order, winners[-1] if winners else None, dims))
+    return _stack(winners, keys, dim, out_t, lambda c: _decode(c, order, out_t))
+
+
+def _barrier(value, like):
+    """``value`` behind util.optimization_barrier, which IREE's dispatch formation does not fuse across;
+    its dynamic sizes (those of ``like``) re-attached by flow.tensor.tie_shape, since IREE cannot
+    resolve tensor.dim through the barrier."""
+    out = ir.Operation.create("util.optimization_barrier", results=[value.type], operands=[value]).results[0]
+    ty = ir.RankedTensorType(value.type)
+    dyn = [tensor.dim(like, index_constant(d)) for d in range(ty.rank) if ty.is_dynamic_dim(d)]
+    if not dyn:
+        return out
+    return ir.Operation.create("flow.tensor.tie_shape", results=[value.type], operands=[out, *dyn]).results[0]
+
+
 def chunk_size(width, k: int, forced: int = 0):
     """The chunk size C of the chunks form: the power of two nearest sqrt(width / k) (which minimizes its
     k * width / C + k^2 * C compares) that divides ``width`` into at least k chunks, C >= 2; else None.
@@ -480,16 +521,18 @@ def chunk_size(width, k: int, forced: int = 0):
     return c if width % c == 0 and width // c >= k else None
 
 
-def _best_of(comps, red_dims, order, prev):
+def _best_of(comps, red_dims, order, prev, dims=None):
     """The best i64 composite of ``comps`` over the loops ``red_dims`` after ``prev`` (None: of all).
 
-    Reads only its operands (no linalg.index): the composites carry their positions."""
+    Reads only its operands (no linalg.index): the composites carry their positions. ``dims``:
+    comps' sizes, when tensor.dim of comps cannot be resolved (comps behind a barrier)."""
     ct = ir.RankedTensorType(comps.type)
     rank = ct.rank
     i64 = _int(64)
     outer = [d for d in range(rank) if d not in red_dims]
     worst = arith.constant(i64, -(2**63) if order == "desc" else 2**63 - 1)
-    acc0 = linalg.fill(worst, outs=[tensor.empty([_dims_of(comps)[d] for d in outer], i64)])
+    dims = dims if dims is not None else _dims_of(comps)
+    acc0 = linalg.fill(worst, outs=[tensor.empty([dims[d] for d in outer], i64)])
     ins = [comps] + ([prev] if prev is not None else [])
     g = linalg.GenericOp([acc0.type], ins, [acc0], _maps(list(range(rank)), *([outer] * len(ins)), rank=rank),
                          _iterators(["reduction" if d in red_dims else "parallel" for d in range(rank)]))

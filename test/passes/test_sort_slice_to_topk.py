@@ -20,19 +20,20 @@ from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, chunk_size
 CPU = e2e.TARGETS["cpu"]
 PASS = "global-optimization:sort-slice-to-topk"
 TIES = "global-optimization:sort-slice-to-topk{allow-unordered-ties=true}"
-FORMS = ["topk", "rank", "argmax", "rounds", "chunks"]
+FORMS = ["topk", "rank", "argmax", "rounds", "chunks", "argmax+gpu", "rounds+gpu"]
 
 
 def forced(form, ties=False):
     """The pass with one form forced (argmax applies only where k = 1, rounds where k <= 64, chunks where
     also a chunk size cuts the width into at least k chunks)."""
-    opts = [f"form={form}"] + (["allow-unordered-ties=true"] if ties else [])
+    base, _, gpu = form.partition("+")  # "+gpu": the GPU-safe variant (composites materialized)
+    opts = [f"form={base}"] + (["gpu=true"] if gpu else []) + (["allow-unordered-ties=true"] if ties else [])
     return f"global-optimization:sort-slice-to-topk{{{' '.join(opts)}}}"
 
 
 def _forms(variants):
     return [(v, f) for v in variants for f in FORMS
-            if (f != "argmax" or v.k == 1) and (f != "rounds" or v.k <= MAX_ROUNDS)
+            if (not f.startswith("argmax") or v.k == 1) and (not f.startswith("rounds") or v.k <= MAX_ROUNDS)
             and (f != "chunks" or (v.k <= MAX_ROUNDS and chunk_size(v.width, v.k) is not None))]
 
 SAMPLE = [
@@ -158,7 +159,7 @@ def test_dynamic_batch_and_width(dt, cmp, k, tmp_path):
             assert np.array_equal(g, w)
 
 
-@pytest.mark.parametrize("form", ["topk", "rank", "rounds", "chunks"])
+@pytest.mark.parametrize("form", ["topk", "rank", "rounds", "chunks", "rounds+gpu"])
 def test_nan_ranks_highest_as_in_torch(form, tmp_path):
     """NaN: stock IREE's comparator has no order for it; the rewrite follows torch (NaN largest)."""
     v = topk.Variant("both", 4, 8, "f32", 2, "desc")
@@ -170,11 +171,12 @@ def test_nan_ranks_highest_as_in_torch(form, tmp_path):
     assert np.isnan(vals[0, :2]).all() and vals[0, 2:].tolist() == [np.inf, 3] and (vals[1] == -np.inf).all()
 
 
+@pytest.mark.parametrize("form", ["argmax", "argmax+gpu"])
 @pytest.mark.parametrize("order,want", [("desc", [[1], [0], [0]]), ("asc", [[5], [0], [1]])])
-def test_argmax_nan_and_ties(order, want, tmp_path):
+def test_argmax_nan_and_ties(order, want, form, tmp_path):
     """k = 1: NaN is the largest (first NaN wins descending, never chosen ascending while a number is left)."""
     v = topk.Variant("both", 1, 8, "f32", 3, order)
-    vmfb = _compile(tmp_path, "nan1", _stable(v, topk.program(v)), (forced("argmax"),))
+    vmfb = _compile(tmp_path, "nan1", _stable(v, topk.program(v)), (forced(form),))
     x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2],
                   [-np.inf] * 8, [np.nan, -0.0, 0.0, -0.0, 5, 5, 5, 5]], np.float32)
     vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
