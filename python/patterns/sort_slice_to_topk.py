@@ -451,21 +451,28 @@ def _stack(winners, keys, dim, out_t, f):
     Static outer dims: one parallel generic reading all k (a select chain on r).
     Dynamic ones: each winner is a binding with push constants for its dims, and
     k = 64 of them exceed the CPU runtime's 64 constants per dispatch, so the
-    winners are concatenated first and decoded by a one-input generic."""
+    winners are first stacked as the rows of a [k, outer...] tensor (contiguous
+    updates, no dispatch each) and decoded by a one-input generic."""
     k = len(winners)
     kt = ir.RankedTensorType(keys.type)
     rank = kt.rank
     i64 = _int(64)
     if any(kt.is_dynamic_dim(d) for d in range(rank) if d != dim) and k > 1:
-        shape = [k if d == dim else (DYNAMIC if kt.is_dynamic_dim(d) else kt.get_dim_size(d)) for d in range(rank)]
-        sizes = [1 if d == dim else s for d, s in enumerate(_dims_of(keys))]
-        whole = tensor.empty(_sizes(keys, dim, k), i64)
-        for r, w in enumerate(winners):  # rank-reducing inserts of each winner at r along dim
-            whole = tensor.insert_slice(w, whole, [], [s for s in sizes if not isinstance(s, int)], [],
-                                        [r if d == dim else 0 for d in range(rank)],
-                                        [s if isinstance(s, int) else DYNAMIC for s in sizes], [1] * rank)
-        return _parallel_generic([whole], ir.RankedTensorType.get(shape, out_t), _dims_of(whole),
-                                 lambda blk: f(blk.arguments[0]))
+        # [k, outer...]: each winner is one contiguous row, an update IREE does without a dispatch
+        outer_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
+        whole = tensor.empty([k] + outer_sizes, i64)
+        dyn = [s for s in outer_sizes if not isinstance(s, int)]
+        static = [s if isinstance(s, int) else DYNAMIC for s in outer_sizes]
+        for r, w in enumerate(winners):
+            whole = tensor.insert_slice(w, whole, [], dyn, [], [r] + [0] * (rank - 1), [1] + static, [1] * rank)
+        empty = tensor.empty(_sizes(keys, dim, k), out_t)
+        src = [dim] + [d for d in range(rank) if d != dim]
+        g = linalg.GenericOp([empty.type], [whole], [empty], _maps(src, list(range(rank)), rank=rank),
+                             _iterators(["parallel"] * rank))
+        block = g.regions[0].blocks.append(i64, out_t)
+        with ir.InsertionPoint(block):
+            linalg.YieldOp([f(block.arguments[0])])
+        return g.results[0]
     empty = tensor.empty(_sizes(keys, dim, k), out_t)
     outer = [d for d in range(rank) if d != dim]
     g = linalg.GenericOp([empty.type], winners, [empty], _maps(*([outer] * k), list(range(rank)), rank=rank),

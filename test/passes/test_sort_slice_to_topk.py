@@ -270,3 +270,14 @@ def test_auto_takes_chunks_on_wide_rows(width, k, chunks, tmp_path):
     assert "iree_linalg_ext.sort" not in text
     assert ("arith.divui" in text) == chunks  # the chunk starts
     assert text.count("arith.maxsi") == (1 + 2 * k if chunks else k)
+
+
+@pytest.mark.parametrize("form", ["rounds", "rounds+gpu", "chunks"])
+def test_k64_dynamic_batch(form, tmp_path):
+    """64 winners of a dynamic batch: as 64 generic inputs they needed 128 push constants, past the CPU
+    runtime's 64 (the module failed to load); they are stacked as rows first."""
+    v = topk.Variant("indices", 64, 1024, "f16", None, "desc")
+    vmfb = _compile(tmp_path, "k64", _stable(v, topk.program(v)), (forced(form),))
+    x = _tie_heavy(v, np.random.default_rng(6))
+    (idx,) = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    assert np.array_equal(idx, np.argsort(-x.astype(np.float64), axis=1, kind="stable")[:, :64])
