@@ -281,3 +281,24 @@ def test_k64_dynamic_batch(form, tmp_path):
     x = _tie_heavy(v, np.random.default_rng(6))
     (idx,) = e2e.run_runtime(vmfb, CPU, "topk", [x])
     assert np.array_equal(idx, np.argsort(-x.astype(np.float64), axis=1, kind="stable")[:, :64])
+
+
+GPU_CASES = [topk.Variant("indices", 4, 64, "f32", 37, "desc"), topk.Variant("both", 1, 64, "f32", 4, "asc"),
+             topk.Variant("both", 8, 64, "f32", None, "desc"), topk.Variant("indices", 64, 1024, "f16", 4, "desc")]
+
+
+@pytest.mark.parametrize("target", ["cuda", "rocm"])
+@pytest.mark.parametrize("v", GPU_CASES, ids=[v.name for v in GPU_CASES])
+def test_gpu_form_compiles_for_gpus(v, target, tmp_path):
+    """Compile only (no GPU here): gpu=true compiles for cuda sm_80 and rocm gfx942 and the sort is
+    gone (the plain rounds/argmax forms fail cuda's VectorDistribute: docs/passes/sort-slice-to-topk.md)."""
+    from opt_py.iree.phases import Injection, compile_with_injections
+
+    path = tmp_path / "p.mlir"
+    path.write_text(_stable(v, topk.program(v)))
+    tgt = e2e.TARGETS[target]
+    assert len(e2e.compile_program(str(path), tgt, inject=(f"{PASS}{{gpu=true}}",))) > 0
+    res = compile_with_injections(str(path), list(tgt.compile_flags), [Injection.parse(f"{PASS}{{gpu=true}}")],
+                                  compile_to="dispatch-creation")
+    text = res.output.decode()
+    assert "iree_linalg_ext.sort" not in text and "util.optimization_barrier" in text
