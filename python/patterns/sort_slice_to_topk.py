@@ -53,14 +53,37 @@ Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
 * ``rank`` (static width, keys of at most 32 bits): rank[i] = how many
   composites come before i's (a vectorized reduction, O(n^2)), then
   out[r] = the i with rank r (O(n*k)), written in the index type directly.
+* ``chunks`` (static width, keys of at most 32 bits, k <= 64; wide rows):
+  the row cut in chunks of C (a power of two near sqrt(width/k)); each
+  chunk's best composite (global index inside: one O(n) reduction); k rounds
+  over the n/C chunk bests pick the k best chunks (a chunk whose best is
+  beaten by k other chunk bests holds no top-k element); their k*C composites
+  are gathered and k rounds over them give the result. n + k*n/C + k*k*C
+  compares instead of k*n, in 2k + 3 dispatches.
 * ``topk``: ``iree_linalg_ext.topk`` over the integer keys, outputs started
   at the worst key with index INT32_MAX (real keys equal to it still win, by
   index), i64 indices by an ``extsi`` generic. Scalar, O(n*k) with a
   loop-carried select per step; any width, dynamic included, any key width.
 
 Cost rule (static width, keys of at most 32 bits; otherwise topk): argmax
-when k = 1; rank when 2k >= width; rounds when k <= 64; beyond that rank
-when ``RANK_FACTOR * k >= width``, else topk. Measured
+when k = 1; rank when 2k >= width; when k <= 64 chunks if the width is at
+least 512 and its compare count is at most 0.6 of rounds' (``chunks_pay``),
+else rounds; beyond that rank when ``RANK_FACTOR * k >= width``, else topk.
+Chunks vs rounds, measured interleaved (37 rows, local-sync): 1024 wide k=4
+0.37x, k=16 0.20x, k=64 0.55x; 512 k=8 0.33x; 4096 k=64 0.26x; 32768 k=4
+0.25x, k=16 0.16x, k=64 0.09x; but 64 k=4 1.2-1.7x, 128 k=4 1.17x, 256 k=8
+1.05x, 256 k=16 1.46x (the k + 3 extra dispatches cost more than the
+passes saved on short rows; model ratios there 0.5-0.75), hence the width
+floor and the 0.6 (512 k=64, model 0.77, stays rounds).
+
+GPUs (``gpu=true``, what ``--fixes`` injects for cuda/rocm): IREE 3.13's
+VectorDistribute fails ("failed to distribute") on a reduction whose body
+reads ``linalg.index``, and its rank-form codegen runs past 6-12 GB. So only
+argmax and rounds, with the composites computed by one parallel generic
+behind ``util.optimization_barrier`` (dispatch formation does not fuse
+across it; ``flow.tensor.tie_shape`` gives back the dynamic sizes IREE cannot
+see through it): the reductions read only composites. Elsewhere the sort is
+left to stock. Measured
 (tools/bench_topk_speed.py, 37 rows, local-sync, us per call): rounds costs
 about c * n * k with vector lanes and one dispatch per round, the top-k op
 c1 * n * k with a scalar select chain (c1 / c 4-10), counting c2 * n^2
