@@ -13,16 +13,29 @@ class SortSliceToTopk(PatternPass):
     anchor = "any"
     summary = ("Compute an iree_linalg_ext.sort whose results are only read through leading slices [0, k) "
                "as a top-k: an argmax reduction (k = 1), k masked argmax rounds (small k), a rank count "
-               "(k large for the width) or iree_linalg_ext.topk, instead of IREE's O(n^2) bubble sort")
+               "(k large for the width), chunk bests then rounds over the best chunks (wide rows) or "
+               "iree_linalg_ext.topk, instead of IREE's O(n^2) bubble sort")
     allow_unordered_ties: bool = option(
         False, "also rewrite strict comparators (ogt/olt/sgt/slt), whose tie order stock IREE leaves to "
                "its bubble sort; the rewrite returns ties lowest index first")
 
     form: str = option(
         "auto", "which computation: auto (by shape, see the patterns' docstring), topk (iree_linalg_ext.topk), "
-                "rank (count, then select), argmax (k = 1 only) or rounds (k masked argmax reductions, k <= 64)")
+                "rank (count, then select), argmax (k = 1 only), rounds (k masked argmax reductions, k <= 64) "
+                "or chunks (k <= 64, wide rows)")
+
+    chunk: int = option(0, "chunks form: the chunk size (0: by shape); one that does not cut the width into "
+                           "at least k chunks of at least 2 leaves the sort alone")
+
+    materialize: bool = option(False, "argmax and rounds forms: compute the composites in their own dispatch "
+                                      "(behind util.optimization_barrier), so no reduction reads linalg.index")
+
+    gpu: bool = option(False, "for GPU targets: only the argmax and rounds forms, materialized (IREE 3.13 "
+                              "compiles them for cuda and rocm); other sorts are left alone")
 
     def patterns(self):
         if self.form not in FORMS:
             raise PassOptionError(f"sort-slice-to-topk: form must be one of {', '.join(FORMS)}, not '{self.form}'")
-        return [sort_slice_to_topk.bind(allow_unordered_ties=self.allow_unordered_ties, form=self.form)]
+        return [sort_slice_to_topk.bind(allow_unordered_ties=self.allow_unordered_ties, form=self.form,
+                                          chunk=self.chunk, materialize=self.materialize,
+                                          gpu=self.gpu)]

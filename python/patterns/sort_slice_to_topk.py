@@ -53,14 +53,37 @@ Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
 * ``rank`` (static width, keys of at most 32 bits): rank[i] = how many
   composites come before i's (a vectorized reduction, O(n^2)), then
   out[r] = the i with rank r (O(n*k)), written in the index type directly.
+* ``chunks`` (static width, keys of at most 32 bits, k <= 64; wide rows):
+  the row cut in chunks of C (a power of two near sqrt(width/k)); each
+  chunk's best composite (global index inside: one O(n) reduction); k rounds
+  over the n/C chunk bests pick the k best chunks (a chunk whose best is
+  beaten by k other chunk bests holds no top-k element); their k*C composites
+  are gathered and k rounds over them give the result. n + k*n/C + k*k*C
+  compares instead of k*n, in 2k + 3 dispatches.
 * ``topk``: ``iree_linalg_ext.topk`` over the integer keys, outputs started
   at the worst key with index INT32_MAX (real keys equal to it still win, by
   index), i64 indices by an ``extsi`` generic. Scalar, O(n*k) with a
   loop-carried select per step; any width, dynamic included, any key width.
 
 Cost rule (static width, keys of at most 32 bits; otherwise topk): argmax
-when k = 1; rank when 2k >= width; rounds when k <= 64; beyond that rank
-when ``RANK_FACTOR * k >= width``, else topk. Measured
+when k = 1; rank when 2k >= width; when k <= 64 chunks if the width is at
+least 512 and its compare count is at most 0.6 of rounds' (``chunks_pay``),
+else rounds; beyond that rank when ``RANK_FACTOR * k >= width``, else topk.
+Chunks vs rounds, measured interleaved (37 rows, local-sync): 1024 wide k=4
+0.37x, k=16 0.20x, k=64 0.55x; 512 k=8 0.33x; 4096 k=64 0.26x; 32768 k=4
+0.25x, k=16 0.16x, k=64 0.09x; but 64 k=4 1.2-1.7x, 128 k=4 1.17x, 256 k=8
+1.05x, 256 k=16 1.46x (the k + 3 extra dispatches cost more than the
+passes saved on short rows; model ratios there 0.5-0.75), hence the width
+floor and the 0.6 (512 k=64, model 0.77, stays rounds).
+
+GPUs (``gpu=true``, what ``--fixes`` injects for cuda/rocm): IREE 3.13's
+VectorDistribute fails ("failed to distribute") on a reduction whose body
+reads ``linalg.index``, and its rank-form codegen runs past 6-12 GB. So only
+argmax and rounds, with the composites computed by one parallel generic
+behind ``util.optimization_barrier`` (dispatch formation does not fuse
+across it; ``flow.tensor.tie_shape`` gives back the dynamic sizes IREE cannot
+see through it): the reductions read only composites. Elsewhere the sort is
+left to stock. Measured
 (tools/bench_topk_speed.py, 37 rows, local-sync, us per call): rounds costs
 about c * n * k with vector lanes and one dispatch per round, the top-k op
 c1 * n * k with a scalar select chain (c1 / c 4-10), counting c2 * n^2
@@ -88,7 +111,9 @@ _INT_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", 
 INT32_MAX = 2**31 - 1
 RANK_FACTOR = 8  # rank-count when k >= width / RANK_FACTOR (calibrated in the module docstring)
 MAX_ROUNDS = 64  # the rounds form makes one reduction dispatch per round
-FORMS = ("auto", "topk", "rank", "argmax", "rounds")
+CHUNKS_MIN_WIDTH = 512  # narrower rows: the chunks form's k + 3 extra dispatches cost more than it saves
+CHUNKS_GAIN = 0.6  # chunks when its compare count is at most this fraction of the rounds form's
+FORMS = ("auto", "topk", "rank", "argmax", "rounds", "chunks")
 
 
 def _comparator_order(op, allow_unordered: bool):
@@ -160,11 +185,13 @@ def _float_key(t) -> bool:
 
 
 @pattern("iree_linalg_ext.sort")
-def sort_slice_to_topk(op, rewriter, allow_unordered_ties: bool = False, form: str = "auto"):
-    return _rewrite(op.operation, rewriter, allow_unordered_ties, form)
+def sort_slice_to_topk(op, rewriter, allow_unordered_ties: bool = False, form: str = "auto", chunk: int = 0,
+                       materialize: bool = False, gpu: bool = False):
+    return _rewrite(op.operation, rewriter, allow_unordered_ties, form, chunk, materialize or gpu, gpu)
 
 
-def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
+def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: int = 0,
+             materialize: bool = False, gpu: bool = False):
     n = len(op.results)
     if n not in (1, 2) or len(op.operands) != n:
         return rewriter.fail("not a tensor sort of keys and an optional iota")
@@ -207,13 +234,20 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
 
     idx_type = ir.RankedTensorType(op.operands[1].type).element_type if n == 2 else None
     want_values = any(i == 0 for i, _ in slices)
-    chosen = choose_form(width, big_k, _bits(elem)) if form == "auto" else form
-    if chosen in ("argmax", "rank", "rounds") and (width is None or _bits(elem) > 32):
+    chosen = (choose_gpu_form if gpu else choose_form)(width, big_k, _bits(elem)) if form == "auto" else form
+    if gpu and chosen not in ("argmax", "rounds"):
+        return rewriter.fail("for GPUs only the materialized argmax and rounds forms (static width, keys of at "
+                             f"most 32 bits, k <= {MAX_ROUNDS}, 2k < width) compile in IREE 3.13")
+    if chosen in ("argmax", "rank", "rounds", "chunks") and (width is None or _bits(elem) > 32):
         return rewriter.fail(f"the {chosen} form needs a static width and keys of at most 32 bits")
     if chosen == "argmax" and big_k != 1:
         return rewriter.fail("the argmax form computes only k = 1")
     if chosen == "rounds" and not 1 <= big_k <= MAX_ROUNDS:
         return rewriter.fail(f"the rounds form computes 1 <= k <= {MAX_ROUNDS}")
+    chunk = chunk_size(width, big_k, chunk_option) if chosen == "chunks" else None
+    if chosen == "chunks" and (not 1 <= big_k <= MAX_ROUNDS or chunk is None):
+        return rewriter.fail(f"the chunks form needs 1 <= k <= {MAX_ROUNDS} and a power-of-two chunk "
+                             "size >= 2 dividing the width into at least k chunks")
 
     with rewriter.ip, op.location:
         results = [None, None]
@@ -225,8 +259,10 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str):
                 results[1] = idx if ir.IntegerType(idx_type).width == 32 else _extsi(idx, idx_type)
         else:
             out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
-            idx = (_argmax(keys, dim, order, out_t) if chosen == "argmax"
+            idx = (_rounds_materialized(keys, dim, big_k, order, out_t) if materialize and chosen in ("argmax", "rounds")
+                   else _argmax(keys, dim, order, out_t) if chosen == "argmax"
                    else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
+                   else _chunks(keys, dim, big_k, order, out_t, chunk) if chosen == "chunks"
                    else _rank_select(keys, dim, big_k, order, out_t))
             if want_values:
                 results[0] = _gather(keys, idx, dim)
@@ -266,6 +302,22 @@ def _bits(elem) -> int:
     return 64 if isinstance(elem, ir.F64Type) else 32 if isinstance(elem, ir.F32Type) else 16
 
 
+def chunks_pay(width: int, k: int) -> bool:
+    """Whether the chunks form beats rounds: rows of at least CHUNKS_MIN_WIDTH, and its compares
+    (width + k*width/C + k*k*C) at most CHUNKS_GAIN of the rounds form's k*width (module docstring)."""
+    c = chunk_size(width, k)
+    return (c is not None and width >= CHUNKS_MIN_WIDTH
+            and width + k * width // c + k * k * c <= CHUNKS_GAIN * k * width)
+
+
+def choose_gpu_form(width, k: int, key_bits: int):
+    """For GPUs: argmax or rounds (materialized) where the CPU rule would take argmax, rounds or chunks;
+    None (leave the sort) elsewhere: IREE 3.13's GPU codegen of the rank form runs past 6-12 GB, and
+    the chunk-best reduction reads linalg.index (module docstring)."""
+    form = choose_form(width, k, key_bits)
+    return "rounds" if form == "chunks" else form if form in ("argmax", "rounds") else None
+
+
 def choose_form(width, k: int, key_bits: int) -> str:
     """The cheapest form for a row of ``width`` keys (None: dynamic) and the top ``k`` (module docstring)."""
     if width is None or key_bits > 32:
@@ -275,7 +327,7 @@ def choose_form(width, k: int, key_bits: int) -> str:
     if 2 * k >= width:
         return "rank"
     if k <= MAX_ROUNDS:
-        return "rounds"
+        return "chunks" if chunks_pay(width, k) else "rounds"
     return "rank" if RANK_FACTOR * k >= width else "topk"
 
 
@@ -413,12 +465,39 @@ def _rounds(keys, dim, k, order, out_t):
     winners = []
     for _ in range(k):
         winners.append(_best_below(keys, dim, order, winners[-1] if winners else None))
+    return _stack(winners, keys, dim, out_t, lambda c: _decode(c, order, out_t))
+
+
+def _stack(winners, keys, dim, out_t, f):
+    """out[.., r, ..] = f(winners[r]): the k per-row winners along ``dim``.
+
+    Static outer dims: one parallel generic reading all k (a select chain on r).
+    Dynamic ones: each winner is a binding with push constants for its dims, and
+    k = 64 of them exceed the CPU runtime's 64 constants per dispatch, so the
+    winners are first stacked as the rows of a [k, outer...] tensor (contiguous
+    updates, no dispatch each) and decoded by a one-input generic."""
+    k = len(winners)
     kt = ir.RankedTensorType(keys.type)
     rank = kt.rank
-    sizes = _sizes(keys, dim, k)
-    empty = tensor.empty(sizes, out_t)
-    outer = [d for d in range(rank) if d != dim]
     i64 = _int(64)
+    if any(kt.is_dynamic_dim(d) for d in range(rank) if d != dim) and k > 1:
+        # [k, outer...]: each winner is one contiguous row, an update IREE does without a dispatch
+        outer_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
+        whole = tensor.empty([k] + outer_sizes, i64)
+        dyn = [s for s in outer_sizes if not isinstance(s, int)]
+        static = [s if isinstance(s, int) else DYNAMIC for s in outer_sizes]
+        for r, w in enumerate(winners):
+            whole = tensor.insert_slice(w, whole, [], dyn, [], [r] + [0] * (rank - 1), [1] + static, [1] * rank)
+        empty = tensor.empty(_sizes(keys, dim, k), out_t)
+        src = [dim] + [d for d in range(rank) if d != dim]
+        g = linalg.GenericOp([empty.type], [whole], [empty], _maps(src, list(range(rank)), rank=rank),
+                             _iterators(["parallel"] * rank))
+        block = g.regions[0].blocks.append(i64, out_t)
+        with ir.InsertionPoint(block):
+            linalg.YieldOp([f(block.arguments[0])])
+        return g.results[0]
+    empty = tensor.empty(_sizes(keys, dim, k), out_t)
+    outer = [d for d in range(rank) if d != dim]
     g = linalg.GenericOp([empty.type], winners, [empty], _maps(*([outer] * k), list(range(rank)), rank=rank),
                          _iterators(["parallel"] * rank))
     block = g.regions[0].blocks.append(*([i64] * k), out_t)
@@ -427,8 +506,140 @@ def _rounds(keys, dim, k, order, out_t):
         pick = block.arguments[0]
         for j in range(1, k):
             pick = arith.select(arith.cmpi(arith.CmpIPredicate.eq, r, index_constant(j)), block.arguments[j], pick)
-        linalg.YieldOp([_decode(pick, order, out_t)])
+        linalg.YieldOp([f(pick)])
     return g.results[0]
+
+
+def _rounds_materialized(keys, dim, k, order, out_t):
+    """argmax / rounds with the composites in their own dispatch: one parallel generic (it reads
+    linalg.index) behind a util.optimization_barrier, so IREE cannot fuse it into the k reductions,
+    whose bodies then read only their operands."""
+    kt = ir.RankedTensorType(keys.type)
+    comps = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, _int(64)), _dims_of(keys),
+                              lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
+    comps = _barrier(comps, keys)
+    dims = _dims_of(keys)
+    winners = []
+    for _ in range(k):
+        winners.append(_best_of(comps, [dim], order, winners[-1] if winners else None, dims))
+    return _stack(winners, keys, dim, out_t, lambda c: _decode(c, order, out_t))
+
+
+def _barrier(value, like):
+    """``value`` behind util.optimization_barrier, which IREE's dispatch formation does not fuse across;
+    its dynamic sizes (those of ``like``) re-attached by flow.tensor.tie_shape, since IREE cannot
+    resolve tensor.dim through the barrier."""
+    out = ir.Operation.create("util.optimization_barrier", results=[value.type], operands=[value]).results[0]
+    ty = ir.RankedTensorType(value.type)
+    dyn = [tensor.dim(like, index_constant(d)) for d in range(ty.rank) if ty.is_dynamic_dim(d)]
+    if not dyn:
+        return out
+    return ir.Operation.create("flow.tensor.tie_shape", results=[value.type], operands=[out, *dyn]).results[0]
+
+
+def chunk_size(width, k: int, forced: int = 0):
+    """The chunk size C of the chunks form: the power of two nearest sqrt(width / k) (which minimizes its
+    k * width / C + k^2 * C compares) that divides ``width`` into at least k chunks, C >= 2; else None.
+    ``forced`` (the pass option ``chunk``, for measuring) replaces the choice when it is valid."""
+    if width is None or k < 1:
+        return None
+    if forced:
+        return forced if forced >= 2 and width % forced == 0 and width // forced >= k else None
+    c = 2
+    while width % (2 * c) == 0 and width // (2 * c) >= k and (2 * c) ** 2 * k <= 2 * width:
+        c *= 2
+    return c if width % c == 0 and width // c >= k else None
+
+
+def _best_of(comps, red_dims, order, prev, dims=None):
+    """The best i64 composite of ``comps`` over the loops ``red_dims`` after ``prev`` (None: of all).
+
+    Reads only its operands (no linalg.index): the composites carry their positions. ``dims``:
+    comps' sizes, when tensor.dim of comps cannot be resolved (comps behind a barrier)."""
+    ct = ir.RankedTensorType(comps.type)
+    rank = ct.rank
+    i64 = _int(64)
+    outer = [d for d in range(rank) if d not in red_dims]
+    worst = arith.constant(i64, -(2**63) if order == "desc" else 2**63 - 1)
+    dims = dims if dims is not None else _dims_of(comps)
+    acc0 = linalg.fill(worst, outs=[tensor.empty([dims[d] for d in outer], i64)])
+    ins = [comps] + ([prev] if prev is not None else [])
+    g = linalg.GenericOp([acc0.type], ins, [acc0], _maps(list(range(rank)), *([outer] * len(ins)), rank=rank),
+                         _iterators(["reduction" if d in red_dims else "parallel" for d in range(rank)]))
+    block = g.regions[0].blocks.append(*([i64] * (len(ins) + 1)))
+    with ir.InsertionPoint(block):
+        args = list(block.arguments)
+        c = args[0]
+        if prev is not None:
+            after = arith.cmpi(arith.CmpIPredicate.slt if order == "desc" else arith.CmpIPredicate.sgt, c, args[1])
+            c = arith.select(after, c, worst)
+        best = arith.maxsi(c, args[-1]) if order == "desc" else arith.minsi(c, args[-1])
+        linalg.YieldOp([best])
+    return g.results[0]
+
+
+def _chunks(keys, dim, k, order, out_t, c):
+    """Wide rows, large k: the rows cut in chunks of ``c``; only chunks whose best is among the k best
+    chunk bests can hold a top-k element (k better chunk bests would beat all of a chunk's elements).
+
+    1. each chunk's best composite (global index inside): one O(width) reduction;
+    2. k rounds over the width/c chunk bests pick the k best chunks;
+    3. their k*c composites (gathered, global index inside) are the candidates;
+    4. k rounds over the candidates, then the decode.
+    k*width/c + k*k*c compares instead of the rounds form's k*width; every
+    composite holds its global index, so ties still go to the lower index.
+    """
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    i64, idx_t = _int(64), ir.IndexType.get()
+    dims = _dims_of(keys)
+    groups = [[d] for d in range(dim)] + [[dim, dim + 1]] + [[d + 1] for d in range(dim + 1, rank)]
+    exp_static = [DYNAMIC if kt.is_dynamic_dim(d) else kt.get_dim_size(d) for d in range(rank)]
+    exp_static[dim:dim + 1] = [kt.get_dim_size(dim) // c, c]
+    attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, x) for x in g]) for g in groups])
+    dyn = [dims[d] for d in range(rank) if kt.is_dynamic_dim(d)]
+    split = tensor.expand_shape(ir.RankedTensorType.get(exp_static, kt.element_type), keys, attr, dyn, exp_static)
+    # 1. chunk bests: loops = split's dims, reduce the in-chunk loop dim + 1
+    c_idx = index_constant(c)
+    best_sizes = [dims[d] if d != dim else kt.get_dim_size(dim) // c for d in range(rank)]
+    worst = arith.constant(i64, -(2**63) if order == "desc" else 2**63 - 1)
+    acc0 = linalg.fill(worst, outs=[tensor.empty(best_sizes, i64)])
+    g = linalg.GenericOp([acc0.type], [split], [acc0],
+                         _maps(list(range(rank + 1)), [d for d in range(rank + 1) if d != dim + 1], rank=rank + 1),
+                         _iterators(["reduction" if d == dim + 1 else "parallel" for d in range(rank + 1)]))
+    block = g.regions[0].blocks.append(kt.element_type, i64)
+    with ir.InsertionPoint(block):
+        pos = arith.addi(arith.muli(linalg.IndexOp(dim).result, c_idx), linalg.IndexOp(dim + 1).result)
+        comp = _composite(block.arguments[0], pos, order)
+        linalg.YieldOp([arith.maxsi(comp, block.arguments[1]) if order == "desc"
+                        else arith.minsi(comp, block.arguments[1])])
+    bests = g.results[0]
+    # 2. the k best chunks: their first positions, along dim
+    won = []
+    for _ in range(k):
+        won.append(_best_of(bests, [dim], order, won[-1] if won else None))
+    i32 = _int(32)
+    first = _stack(won, keys, dim, i32,
+                   lambda w: arith.muli(arith.divui(_decode(w, order, i32), arith.constant(i32, c)),
+                                        arith.constant(i32, c)))
+    # 3. candidates [.., k, c, ..]: the composites of the chosen chunks' elements
+    cand_sizes = [dims[d] for d in range(dim)] + [k, c] + [dims[d] for d in range(dim + 1, rank)]
+    empty = tensor.empty(cand_sizes, i64)
+    g = linalg.GenericOp([empty.type], [first], [empty],
+                         _maps([d for d in range(rank + 1) if d != dim + 1], list(range(rank + 1)), rank=rank + 1),
+                         _iterators(["parallel"] * (rank + 1)))
+    block = g.regions[0].blocks.append(i32, i64)
+    with ir.InsertionPoint(block):
+        pos = arith.addi(arith.index_castui(idx_t, block.arguments[0]), linalg.IndexOp(dim + 1).result)
+        at = [linalg.IndexOp(d if d < dim else d + 1).result for d in range(rank)]
+        at[dim] = pos
+        linalg.YieldOp([_composite(tensor.extract(keys, at), pos, order)])
+    cands = g.results[0]
+    # 4. k rounds over the k*c candidates of each row
+    winners = []
+    for _ in range(k):
+        winners.append(_best_of(cands, [dim, dim + 1], order, winners[-1] if winners else None))
+    return _stack(winners, keys, dim, out_t, lambda w: _decode(w, order, out_t))
 
 
 def _expand_at(reduced, keys, dim, elem):

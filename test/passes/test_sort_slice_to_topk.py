@@ -15,23 +15,26 @@ import pytest
 from opt_py.cases import topk
 
 from opt_py.iree import e2e
-from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS
+from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, chunk_size
 
 CPU = e2e.TARGETS["cpu"]
 PASS = "global-optimization:sort-slice-to-topk"
 TIES = "global-optimization:sort-slice-to-topk{allow-unordered-ties=true}"
-FORMS = ["topk", "rank", "argmax", "rounds"]
+FORMS = ["topk", "rank", "argmax", "rounds", "chunks", "argmax+gpu", "rounds+gpu"]
 
 
 def forced(form, ties=False):
-    """The pass with one form forced (argmax applies only where k = 1, rounds where k <= 64)."""
-    opts = [f"form={form}"] + (["allow-unordered-ties=true"] if ties else [])
+    """The pass with one form forced (argmax applies only where k = 1, rounds where k <= 64, chunks where
+    also a chunk size cuts the width into at least k chunks)."""
+    base, _, gpu = form.partition("+")  # "+gpu": the GPU-safe variant (composites materialized)
+    opts = [f"form={base}"] + (["gpu=true"] if gpu else []) + (["allow-unordered-ties=true"] if ties else [])
     return f"global-optimization:sort-slice-to-topk{{{' '.join(opts)}}}"
 
 
 def _forms(variants):
     return [(v, f) for v in variants for f in FORMS
-            if (f != "argmax" or v.k == 1) and (f != "rounds" or v.k <= MAX_ROUNDS)]
+            if (not f.startswith("argmax") or v.k == 1) and (not f.startswith("rounds") or v.k <= MAX_ROUNDS)
+            and (f != "chunks" or (v.k <= MAX_ROUNDS and chunk_size(v.width, v.k) is not None))]
 
 SAMPLE = [
     topk.Variant("indices", 4, 64, "f32", 4, "desc"),
@@ -93,7 +96,7 @@ def test_stable_form_equals_stock_iree(v, form, tmp_path):
 
 @pytest.mark.parametrize("form,k,batch,present", [
     ("topk", 4, 4, "iree_linalg_ext.topk"), ("rank", 4, 4, "i1 to i32"), ("argmax", 1, 4, "arith.maxsi"),
-    ("rounds", 4, 4, "arith.maxsi"), ("rounds", 64, 1, "arith.maxsi"),
+    ("rounds", 4, 4, "arith.maxsi"), ("rounds", 64, 1, "arith.maxsi"), ("chunks", 4, 4, "arith.divui"),
     ("auto", 4, 4, "arith.maxsi"), ("auto", 1, 4, "arith.maxsi"), ("auto", 32, 4, "i1 to i32"),
     ("topk", 64, 1, "iree_linalg_ext.topk"), ("rank", 64, 1, "i1 to i32")])
 def test_the_pass_rewrites(form, k, batch, present, tmp_path):
@@ -110,6 +113,8 @@ def test_the_pass_rewrites(form, k, batch, present, tmp_path):
     text = res.output.decode()
     assert "iree_linalg_ext.sort" not in text and present in text
     assert ("iree_linalg_ext.topk" in text) == (present == "iree_linalg_ext.topk")
+    if form == "chunks":  # the chunk bests, k rounds over them, k over the candidates
+        assert text.count("arith.maxsi") == 1 + 2 * k
     if present == "arith.maxsi":  # argmax: one reduction; rounds: one per rank
         assert text.count("arith.maxsi") == k
 
@@ -154,7 +159,7 @@ def test_dynamic_batch_and_width(dt, cmp, k, tmp_path):
             assert np.array_equal(g, w)
 
 
-@pytest.mark.parametrize("form", ["topk", "rank", "rounds"])
+@pytest.mark.parametrize("form", ["topk", "rank", "rounds", "chunks", "rounds+gpu"])
 def test_nan_ranks_highest_as_in_torch(form, tmp_path):
     """NaN: stock IREE's comparator has no order for it; the rewrite follows torch (NaN largest)."""
     v = topk.Variant("both", 4, 8, "f32", 2, "desc")
@@ -166,11 +171,12 @@ def test_nan_ranks_highest_as_in_torch(form, tmp_path):
     assert np.isnan(vals[0, :2]).all() and vals[0, 2:].tolist() == [np.inf, 3] and (vals[1] == -np.inf).all()
 
 
+@pytest.mark.parametrize("form", ["argmax", "argmax+gpu"])
 @pytest.mark.parametrize("order,want", [("desc", [[1], [0], [0]]), ("asc", [[5], [0], [1]])])
-def test_argmax_nan_and_ties(order, want, tmp_path):
+def test_argmax_nan_and_ties(order, want, form, tmp_path):
     """k = 1: NaN is the largest (first NaN wins descending, never chosen ascending while a number is left)."""
     v = topk.Variant("both", 1, 8, "f32", 3, order)
-    vmfb = _compile(tmp_path, "nan1", _stable(v, topk.program(v)), (forced("argmax"),))
+    vmfb = _compile(tmp_path, "nan1", _stable(v, topk.program(v)), (forced(form),))
     x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2],
                   [-np.inf] * 8, [np.nan, -0.0, 0.0, -0.0, 5, 5, 5, 5]], np.float32)
     vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
@@ -196,3 +202,103 @@ def test_signed_zeros_keep_their_bits(form, tmp_path):
     vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
     assert idx.tolist() == [[5, 6, 0, 7, 2, 3, 1, 4]]  # -0.0 and 0.0 tie: lower index first
     assert np.signbit(vals[0, 0]) and not np.signbit(vals[0, 1])  # each value's own bits
+
+
+@pytest.mark.parametrize("order", ["desc", "asc"])
+def test_chunks_nan_zeros_and_ties_across_chunks(order, tmp_path):
+    """The chunks form: NaN above +inf, -0.0 == +0.0 with each value's bits kept, equal keys in
+    different chunks (chunks of 2 here) lowest global index first, as numpy's stable order."""
+    v = topk.Variant("both", 6, 16, "f32", 3, order)
+    vmfb = _compile(tmp_path, "chunks", _stable(v, topk.program(v)), (forced("chunks"),))
+    x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2, 7, 7, -1, 7, 0.0, -0.0, -np.inf, 5],
+                  [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5],
+                  [0.0, -0.0] * 8], np.float32)
+    vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    x64 = x.astype(np.float64)
+    key = np.where(np.isinf(x64), np.sign(x64) * 1e300, x64)
+    key = np.where(np.isnan(x), 1e301, key)  # NaN above +inf
+    order_ = np.argsort(-key if order == "desc" else key, axis=1, kind="stable")[:, :6]
+    assert idx.tolist() == order_.tolist()
+    want = np.take_along_axis(x, order_, 1)
+    assert np.array_equal(vals, want, equal_nan=True) and np.array_equal(np.signbit(vals), np.signbit(want))
+
+
+DIM0 = """
+func.func @topk(%x: tensor<64x3xi32>) -> (tensor<5x3xi32>, tensor<5x3xi32>) {
+  %e = tensor.empty() : tensor<64x3xi32>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<64x3xi32>) {
+  ^bb0(%o: i32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    linalg.yield %c : i32
+  } -> tensor<64x3xi32>
+  %s:2 = iree_linalg_ext.sort dimension(0) outs(%x, %iota : tensor<64x3xi32>, tensor<64x3xi32>) {
+  ^bb0(%a: i32, %b: i32, %p: i32, %q: i32):
+    %r = arith.cmpi sge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<64x3xi32>, tensor<64x3xi32>
+  %v = tensor.extract_slice %s#0[0, 0] [5, 3] [1, 1] : tensor<64x3xi32> to tensor<5x3xi32>
+  %i = tensor.extract_slice %s#1[0, 0] [5, 3] [1, 1] : tensor<64x3xi32> to tensor<5x3xi32>
+  return %v, %i : tensor<5x3xi32>, tensor<5x3xi32>
+}
+"""
+
+
+@pytest.mark.parametrize("form", ["chunks", "rounds"])
+def test_sorted_dimension_not_last(form, tmp_path):
+    """Sorting along dimension 0: the chunks form splits that dimension, not the last."""
+    vmfb = _compile(tmp_path, "dim0", DIM0, (forced(form),))
+    stock = _compile(tmp_path, "dim0s", DIM0, ())
+    x = np.random.default_rng(5).integers(-3, 4, (64, 3)).astype(np.int32)
+    got = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    want = e2e.run_runtime(stock, CPU, "topk", [x])
+    order = np.argsort(-x, axis=0, kind="stable")[:5]
+    assert np.array_equal(got[1], order) and np.array_equal(got[1], want[1]) and np.array_equal(got[0], want[0])
+
+
+@pytest.mark.parametrize("width,k,chunks", [(1024, 8, True), (32768, 64, True), (256, 8, False), (512, 64, False)])
+def test_auto_takes_chunks_on_wide_rows(width, k, chunks, tmp_path):
+    """The cost rule: chunks on rows of at least 512 where it does at most 0.6 of rounds' compares."""
+    from opt_py.iree.phases import Injection, compile_with_injections
+
+    v = topk.Variant("indices", k, width, "f32", 2, "desc")
+    path = tmp_path / "p.mlir"
+    path.write_text(_stable(v, topk.program(v)))
+    res = compile_with_injections(str(path), list(CPU.compile_flags), [Injection.parse(PASS)],
+                                  compile_to="dispatch-creation")
+    text = res.output.decode()
+    assert "iree_linalg_ext.sort" not in text
+    assert ("arith.divui" in text) == chunks  # the chunk starts
+    assert text.count("arith.maxsi") == (1 + 2 * k if chunks else k)
+
+
+@pytest.mark.parametrize("form", ["rounds", "rounds+gpu", "chunks"])
+def test_k64_dynamic_batch(form, tmp_path):
+    """64 winners of a dynamic batch: as 64 generic inputs they needed 128 push constants, past the CPU
+    runtime's 64 (the module failed to load); they are stacked as rows first."""
+    v = topk.Variant("indices", 64, 1024, "f16", None, "desc")
+    vmfb = _compile(tmp_path, "k64", _stable(v, topk.program(v)), (forced(form),))
+    x = _tie_heavy(v, np.random.default_rng(6))
+    (idx,) = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    assert np.array_equal(idx, np.argsort(-x.astype(np.float64), axis=1, kind="stable")[:, :64])
+
+
+GPU_CASES = [topk.Variant("indices", 4, 64, "f32", 37, "desc"), topk.Variant("both", 1, 64, "f32", 4, "asc"),
+             topk.Variant("both", 8, 64, "f32", None, "desc"), topk.Variant("indices", 64, 1024, "f16", 4, "desc")]
+
+
+@pytest.mark.parametrize("target", ["cuda", "rocm"])
+@pytest.mark.parametrize("v", GPU_CASES, ids=[v.name for v in GPU_CASES])
+def test_gpu_form_compiles_for_gpus(v, target, tmp_path):
+    """Compile only (no GPU here): gpu=true compiles for cuda sm_80 and rocm gfx942 and the sort is
+    gone (the plain rounds/argmax forms fail cuda's VectorDistribute: docs/passes/sort-slice-to-topk.md)."""
+    from opt_py.iree.phases import Injection, compile_with_injections
+
+    path = tmp_path / "p.mlir"
+    path.write_text(_stable(v, topk.program(v)))
+    tgt = e2e.TARGETS[target]
+    assert len(e2e.compile_program(str(path), tgt, inject=(f"{PASS}{{gpu=true}}",))) > 0
+    res = compile_with_injections(str(path), list(tgt.compile_flags), [Injection.parse(f"{PASS}{{gpu=true}}")],
+                                  compile_to="dispatch-creation")
+    text = res.output.decode()
+    assert "iree_linalg_ext.sort" not in text and "util.optimization_barrier" in text

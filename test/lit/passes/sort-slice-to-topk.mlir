@@ -3,8 +3,11 @@
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=rank}' | filecheck %s --check-prefix=RANK
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=topk}' | filecheck %s --check-prefix=TOPK
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=rounds}' | filecheck %s --check-prefix=ROUNDS
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=chunks}' | filecheck %s --check-prefix=CHUNKS
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true}' | filecheck %s --check-prefix=GPU
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true form=rank}' | filecheck %s --check-prefix=GPURANK
 // RUN: not opt-py %s -p 'sort-slice-to-topk{form=sorted}' 2>&1 | filecheck %s --check-prefix=BADFORM
-// BADFORM: form must be one of auto, topk, rank, argmax, rounds, not 'sorted'
+// BADFORM: form must be one of auto, topk, rank, argmax, rounds, chunks, not 'sorted'
 
 
 // torch.topk as exported: oge over values and an i64 iota, indices sliced.
@@ -75,6 +78,9 @@ func.func @topk_indices(%x: tensor<37x64xf32>) -> tensor<37x4xi64> {
 // Values and i32 indices, ascending, dynamic batch and width, two slice lengths:
 // one top-k of the longer, both slices read it; float values gathered from the keys.
 // CHECK-LABEL: func.func @both_asc_dynamic
+// GPU precondition: a static width (dynamic widths take the top-k op on the CPU): left alone.
+// GPU-LABEL: func.func @both_asc_dynamic
+// GPU: iree_linalg_ext.sort
 // Forced to rounds, a dynamic width is left alone (the composites hold the index in 32 bits).
 // ROUNDS-LABEL: func.func @both_asc_dynamic
 // ROUNDS: iree_linalg_ext.sort
@@ -350,6 +356,10 @@ func.func @unsupported_unsigned(%x: tensor<4x8xi32>) -> tensor<4x2xi32> {
 
 // Static width: a use of the whole result is the top-k of k = width (a full sort, by counting).
 // CHECK-LABEL: func.func @whole_use_static
+// GPU precondition: 2k < width (else the CPU takes the rank form, whose GPU codegen runs past
+// 6-12 GB in IREE 3.13): k = width = 8 is left alone.
+// GPU-LABEL: func.func @whole_use_static
+// GPU: iree_linalg_ext.sort
 // CHECK-NOT: iree_linalg_ext.sort
 // CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
 // CHECK: return
@@ -371,6 +381,9 @@ func.func @whole_use_static(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x8
 // ROUNDS: iree_linalg_ext.sort
 // ROUNDS: tensor.extract_slice
 // CHECK-LABEL: func.func @rounds_too_many
+// GPU precondition: k <= 64: left alone.
+// GPU-LABEL: func.func @rounds_too_many
+// GPU: iree_linalg_ext.sort
 // CHECK-NOT: iree_linalg_ext.sort
 // CHECK: iree_linalg_ext.topk
 func.func @rounds_too_many(%x: tensor<2x1024xi32>) -> tensor<2x65xi32> {
@@ -390,6 +403,9 @@ func.func @rounds_too_many(%x: tensor<2x1024xi32>) -> tensor<2x65xi32> {
 // ROUNDS-LABEL: func.func @rounds_wide_keys
 // ROUNDS: iree_linalg_ext.sort
 // CHECK-LABEL: func.func @rounds_wide_keys
+// GPU precondition: keys of at most 32 bits: left alone.
+// GPU-LABEL: func.func @rounds_wide_keys
+// GPU: iree_linalg_ext.sort
 // CHECK: iree_linalg_ext.topk
 func.func @rounds_wide_keys(%x: tensor<2x64xf64>) -> tensor<2x4xf64> {
   %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x64xf64>) {
@@ -414,4 +430,213 @@ func.func @rounds_zero_width(%x: tensor<4x0xf32>) -> tensor<4x0xf32> {
     iree_linalg_ext.yield %r : i1
   } -> tensor<4x0xf32>
   return %s : tensor<4x0xf32>
+}
+
+// -----
+
+// The chunks form, 2x64 k=4: chunks of C=4 (sqrt(2*64/4) rounded down to a power of two); each
+// chunk's best composite with its global index (chunk * 4 + lane), four rounds over the 16 chunk
+// bests, the four chosen chunks' first positions, their 16 composites gathered with global indices,
+// four rounds over those reducing both dims, then the decode.
+// CHUNKS-LABEL: func.func @chunks_indices
+// CHUNKS: %[[X:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2]] output_shape [2, 16, 4] : tensor<2x64xf32> into tensor<2x16x4xf32>
+// CHUNKS: %[[B:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<2x16x4xf32>) outs(%{{.*}} : tensor<2x16xi64>)
+// CHUNKS: linalg.index 1
+// CHUNKS: arith.muli
+// CHUNKS: linalg.index 2
+// CHUNKS: arith.shli
+// CHUNKS: arith.maxsi
+// CHUNKS: %[[W1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[B]] : tensor<2x16xi64>) outs(%{{.*}} : tensor<2xi64>)
+// CHUNKS-NOT: linalg.index
+// CHUNKS: %[[W2:.*]] = linalg.generic {{.*}} ins(%[[B]], %[[W1]] : tensor<2x16xi64>, tensor<2xi64>)
+// CHUNKS: arith.cmpi slt
+// CHUNKS: %[[W3:.*]] = linalg.generic {{.*}} ins(%[[B]], %[[W2]] : tensor<2x16xi64>, tensor<2xi64>)
+// CHUNKS: %[[W4:.*]] = linalg.generic {{.*}} ins(%[[B]], %[[W3]] : tensor<2x16xi64>, tensor<2xi64>)
+// CHUNKS: %[[F:.*]] = linalg.generic {{.*}} ins(%[[W1]], %[[W2]], %[[W3]], %[[W4]] : {{.*}}) outs(%{{.*}} : tensor<2x4xi32>)
+// CHUNKS: arith.divui
+// CHUNKS: %[[C:.*]] = linalg.generic {{.*}} ins(%[[F]] : tensor<2x4xi32>) outs(%{{.*}} : tensor<2x4x4xi64>)
+// CHUNKS: tensor.extract %arg0
+// CHUNKS: %[[V1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[C]] : tensor<2x4x4xi64>) outs(%{{.*}} : tensor<2xi64>)
+// CHUNKS: %[[V2:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[V1]] : tensor<2x4x4xi64>, tensor<2xi64>)
+// CHUNKS: %[[V3:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[V2]] : tensor<2x4x4xi64>, tensor<2xi64>)
+// CHUNKS: %[[V4:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[V3]] : tensor<2x4x4xi64>, tensor<2xi64>)
+// CHUNKS: linalg.generic {{.*}} ins(%[[V1]], %[[V2]], %[[V3]], %[[V4]] : {{.*}}) outs(%{{.*}} : tensor<2x4xi64>)
+// CHUNKS: arith.trunci
+// CHUNKS-NOT: iree_linalg_ext
+// CHUNKS: return
+func.func @chunks_indices(%x: tensor<2x64xf32>) -> tensor<2x4xi64> {
+  %e = tensor.empty() : tensor<2x64xi64>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<2x64xi64>) {
+  ^bb0(%o: i64):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  } -> tensor<2x64xi64>
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %iota : tensor<2x64xf32>, tensor<2x64xi64>) {
+  ^bb0(%a: f32, %b: f32, %p: i64, %q: i64):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x64xf32>, tensor<2x64xi64>
+  %k = tensor.extract_slice %s#1[0, 0] [2, 4] [1, 1] : tensor<2x64xi64> to tensor<2x4xi64>
+  return %k : tensor<2x4xi64>
+}
+
+// -----
+
+// Precondition of the chunks form: a power-of-two chunk size C >= 2 that cuts the width into at
+// least k chunks. Width 63 is odd: forced to it, the sort is left alone.
+// CHUNKS-LABEL: func.func @chunks_odd_width
+// CHUNKS: iree_linalg_ext.sort
+// CHUNKS: tensor.extract_slice
+func.func @chunks_odd_width(%x: tensor<2x63xi32>) -> tensor<2x4xi32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x63xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %r = arith.cmpi sge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x63xi32>
+  %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x63xi32> to tensor<2x4xi32>
+  return %v : tensor<2x4xi32>
+}
+
+// -----
+
+// Precondition of the chunks form: at least k chunks. Width 8, k = 5: chunks of 2 give 4 < 5 chunks.
+// CHUNKS-LABEL: func.func @chunks_too_few
+// CHUNKS: iree_linalg_ext.sort
+// CHUNKS: tensor.extract_slice
+func.func @chunks_too_few(%x: tensor<2x8xi32>) -> tensor<2x5xi32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x8xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %r = arith.cmpi sge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x8xi32>
+  %v = tensor.extract_slice %s[0, 0] [2, 5] [1, 1] : tensor<2x8xi32> to tensor<2x5xi32>
+  return %v : tensor<2x5xi32>
+}
+
+// -----
+
+// Precondition of the chunks form: k <= 64 (rounds over the chunk bests and the candidates).
+// CHUNKS-LABEL: func.func @chunks_too_many
+// CHUNKS: iree_linalg_ext.sort
+// CHUNKS: tensor.extract_slice
+func.func @chunks_too_many(%x: tensor<2x32768xi32>) -> tensor<2x65xi32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x32768xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %r = arith.cmpi sge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x32768xi32>
+  %v = tensor.extract_slice %s[0, 0] [2, 65] [1, 1] : tensor<2x32768xi32> to tensor<2x65xi32>
+  return %v : tensor<2x65xi32>
+}
+
+// -----
+
+// Precondition of the chunks form: a static width, and keys of at most 32 bits.
+// CHUNKS-LABEL: func.func @chunks_dynamic_width
+// CHUNKS: iree_linalg_ext.sort
+// CHUNKS-LABEL: func.func @chunks_wide_keys
+// CHUNKS: iree_linalg_ext.sort
+func.func @chunks_dynamic_width(%x: tensor<2x?xf32>) -> tensor<2x4xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x?xf32>
+  %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x?xf32> to tensor<2x4xf32>
+  return %v : tensor<2x4xf32>
+}
+func.func @chunks_wide_keys(%x: tensor<2x1024xf64>) -> tensor<2x4xf64> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x1024xf64>) {
+  ^bb0(%a: f64, %b: f64):
+    %r = arith.cmpf oge, %a, %b : f64
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x1024xf64>
+  %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x1024xf64> to tensor<2x4xf64>
+  return %v : tensor<2x4xf64>
+}
+
+// -----
+
+// The cost rule: rows of at least 512 whose chunks form makes at most 0.6 of the rounds form's
+// compares take the chunks form (here 1024 wide, k = 8, chunks of 16); 64 wide stays rounds
+// (@topk_indices above).
+// CHECK-LABEL: func.func @auto_chunks
+// CHECK: tensor.expand_shape %arg0 {{\[}}[0], [1, 2]] output_shape [2, 64, 16]
+// CHECK-NOT: iree_linalg_ext.sort
+// CHECK: return
+func.func @auto_chunks(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x1024xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x1024xf32>
+  %v = tensor.extract_slice %s[0, 0] [2, 8] [1, 1] : tensor<2x1024xf32> to tensor<2x8xf32>
+  return %v : tensor<2x8xf32>
+}
+
+// -----
+
+// gpu=true: the rounds form with its composites materialized by one parallel generic (the only reader
+// of linalg.index) behind util.optimization_barrier, which IREE's dispatch formation does not fuse
+// across (fused, the linalg.index in the reductions fails cuda's VectorDistribute); the dynamic batch
+// re-attached by flow.tensor.tie_shape; the reductions read only composites; the winners stacked as
+// rows [k, batch] and decoded.
+// GPU-LABEL: func.func @gpu_rounds_dynamic_batch
+// GPU: %[[C:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<?x64xf32>) outs(%{{.*}} : tensor<?x64xi64>)
+// GPU: linalg.index 1
+// GPU: arith.shli
+// GPU: %[[B:.*]] = util.optimization_barrier %[[C]] : tensor<?x64xi64>
+// GPU: %[[T:.*]] = flow.tensor.tie_shape %[[B]] : tensor<?x64xi64>{%{{.*}}}
+// GPU-NOT: linalg.index
+// GPU: %[[R1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[T]] : tensor<?x64xi64>)
+// GPU-NOT: linalg.index
+// GPU: %[[R2:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[R1]] : tensor<?x64xi64>, tensor<?xi64>)
+// GPU-NOT: linalg.index
+// GPU: %[[R3:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[R2]] : tensor<?x64xi64>, tensor<?xi64>)
+// GPU: %[[R4:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[R3]] : tensor<?x64xi64>, tensor<?xi64>)
+// GPU-NOT: linalg.index
+// GPU: tensor.insert_slice %[[R1]] into %{{.*}}[0, 0] [1, %{{.*}}] [1, 1] : tensor<?xi64> into tensor<4x?xi64>
+// GPU: tensor.insert_slice %[[R4]] into %{{.*}}[3, 0] [1, %{{.*}}] [1, 1] : tensor<?xi64> into tensor<4x?xi64>
+// GPU: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x4xi64>)
+// GPU-NOT: iree_linalg_ext
+// GPU: return
+// gpu=true with a form other than argmax and rounds: left alone.
+// GPURANK-LABEL: func.func @gpu_rounds_dynamic_batch
+// GPURANK: iree_linalg_ext.sort
+func.func @gpu_rounds_dynamic_batch(%x: tensor<?x64xf32>) -> tensor<?x4xi64> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%n) : tensor<?x64xi64>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<?x64xi64>) {
+  ^bb0(%o: i64):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  } -> tensor<?x64xi64>
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %iota : tensor<?x64xf32>, tensor<?x64xi64>) {
+  ^bb0(%a: f32, %b: f32, %p: i64, %q: i64):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<?x64xf32>, tensor<?x64xi64>
+  %k = tensor.extract_slice %s#1[0, 0] [%n, 4] [1, 1] : tensor<?x64xi64> to tensor<?x4xi64>
+  return %k : tensor<?x4xi64>
+}
+
+// -----
+
+// gpu=true where the CPU rule takes chunks (2x1024, k = 8): the materialized rounds form (the chunk-best
+// reduction would read linalg.index).
+// GPU-LABEL: func.func @gpu_wide_takes_rounds
+// GPU: util.optimization_barrier
+// GPU-NOT: tensor.expand_shape
+// GPU: return
+func.func @gpu_wide_takes_rounds(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x1024xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x1024xf32>
+  %v = tensor.extract_slice %s[0, 0] [2, 8] [1, 1] : tensor<2x1024xf32> to tensor<2x8xf32>
+  return %v : tensor<2x8xf32>
 }
