@@ -43,15 +43,24 @@ def probe_context():
 
 
 class captured_stderr:
-    """Redirect fd 2 into a temp file for the duration of a with-block."""
+    """Redirect fd 2 into a temp file for the duration of a with-block.
+
+    An anonymous memory file where the system has one: every run probes its
+    pipeline's C++ passes, and a temporary file on disk costs a run the
+    search for a temporary directory.
+    """
 
     def __enter__(self):
         import os
         import sys
-        import tempfile
 
         sys.stderr.flush()
-        self._file = tempfile.TemporaryFile()
+        try:
+            self._file = os.fdopen(os.memfd_create("opt-py-stderr", os.MFD_CLOEXEC), "w+b")
+        except (AttributeError, OSError):
+            import tempfile
+
+            self._file = tempfile.TemporaryFile()
         self._saved = os.dup(2)
         os.dup2(self._file.fileno(), 2)
         return self

@@ -308,3 +308,51 @@ def test_compile_is_served_and_gives_the_same_module(server_env, tmp_path):
            for env in (server_env, cold_env)]
     assert bad[0].returncode == bad[1].returncode == 1 and bad[0].stderr == bad[1].stderr
     assert not (tmp_path / "x.vmfb").exists()
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return "\nState:\tZ" in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+
+
+def _one_spare(server: int, timeout=30) -> int:
+    """The server's only child once the last run's worker has exited: its spare."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        kids = [k for k in _children(server) if not _gone(k)]
+        if len(kids) == 1:
+            return kids[0]
+        time.sleep(0.05)
+    raise AssertionError(f"the server has children {_children(server)}, not one spare")
+
+
+@pytest.mark.parametrize("end", ["SIGTERM", "SIGKILL"])
+def test_the_spare_worker_is_replaced_and_never_outlives_its_server(server_env, tmp_path, end):
+    """The next run's worker is forked ahead of it. Killed unused, it is replaced and the run
+    is still served; it holds no listening socket, and it ends when its server does."""
+    sock = wait_for_server(server_env)
+    server = int(Path(server_env["OPT_PY_SERVER_LOG"]).read_text().split()[0])
+    spare = _one_spare(server)
+    held = {os.readlink(f"/proc/{spare}/fd/{fd}") for fd in os.listdir(f"/proc/{spare}/fd")}
+    listening = {os.readlink(f"/proc/{server}/fd/{fd}") for fd in os.listdir(f"/proc/{server}/fd")}
+    assert len([t for t in held if t.startswith("socket:")]) == 1  # its channel to the server, nothing else
+    assert not (held & listening) - {"/dev/null"}
+    os.kill(spare, signal.SIGKILL)
+    (tmp_path / "in.mlir").write_text(SRC)
+    before = served_runs(server_env)
+    res = opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
+    assert res.returncode == 0 and b"return %arg0" in res.stdout and served_runs(server_env) == before + 1
+    spare = _one_spare(server)
+    os.kill(server, getattr(signal, end))
+    deadline = time.time() + 30
+    while not (_gone(server) and _gone(spare)) and time.time() < deadline:
+        time.sleep(0.05)
+    assert _gone(server) and _gone(spare)
+    if sock.exists():
+        sock.unlink()
