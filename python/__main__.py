@@ -1,5 +1,5 @@
 import sys
 
-from .tool.cli import main
+from .tool.client import main
 
 sys.exit(main())

@@ -4,10 +4,10 @@
     opt-py compile INPUT -o OUT.vmfb ...  compile with IREE, passes injected
     opt-py compare INPUT --function F ... compile two ways, run both, diff the outputs
 
-Nothing is imported up front: a run goes to the warm server when one is up
-(``server.py``; the client imports only the standard library's ``_socket``),
-and otherwise argparse is imported to parse the flags and the MLIR bindings
-when the first IR is touched, so a bad flag costs nothing.
+Nothing is imported up front: the command's entry point is ``client.main``,
+which hands the run to the warm server when one is up (``server.py``) and
+calls this ``main`` otherwise; argparse is imported to parse the flags and
+the MLIR bindings when the first IR is touched, so a bad flag costs nothing.
 """
 
 from __future__ import annotations
@@ -104,14 +104,8 @@ def opt_parser():
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:  # the command itself (not a caller's argv): a warm server may run it
+    if argv is None:
         argv = sys.argv[1:]
-        if not (argv and argv[0] in ("compare", "bundle")):  # those run IREE's runtime: cold
-            from .client import run_on_server
-
-            served = run_on_server(argv)
-            if served is not None:
-                return served
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
     parser = opt_parser()

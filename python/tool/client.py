@@ -26,8 +26,6 @@ run happens in this process, as it would without a server; when none is up,
 one is started in the background for the next run.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 
@@ -42,6 +40,31 @@ _START_UP_ENV = (  # what Python or the bindings read once, at start-up
 _SERVER_MAIN = ("import marshal, sys; sys.path[:] = marshal.loads(bytes.fromhex(sys.argv[1])); "
                 "from opt_py.tool.server import main; main(sys.argv[2])")
 _FORWARDED_SIGNALS = (2, 15, 1, 3)  # SIGINT, SIGTERM, SIGHUP, SIGQUIT
+
+
+_COLD_SUBCOMMANDS = ("compare", "bundle")  # they run IREE's runtime: cold
+
+
+def main() -> int:
+    """The ``opt-py`` command: served warm where it can be, else run here.
+
+    The console script's entry point, so that a served run imports nothing
+    of opt-py but this module.
+    """
+    args = sys.argv[1:]
+    served = serve(args)
+    if served is not None:
+        return served
+    from .cli import main as run_here
+
+    return run_here(args)
+
+
+def serve(args: list[str]) -> int | None:
+    """The exit status of ``opt-py ARGS`` run by the warm server, or None."""
+    if args and args[0] in _COLD_SUBCOMMANDS:
+        return None
+    return run_on_server(args)
 
 
 def disabled() -> bool:
