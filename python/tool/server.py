@@ -275,10 +275,12 @@ def _fork_spare(close: list[int]) -> tuple | None:
 
 
 def _end_spare(spare: tuple) -> None:
+    import signal
+
     pid, pidfd, channel = spare
     channel.close()
     try:
-        os.kill(pid, 9)
+        os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
     except OSError:
         pass
