@@ -356,3 +356,14 @@ def test_the_spare_worker_is_replaced_and_never_outlives_its_server(server_env, 
     assert _gone(server) and _gone(spare)
     if sock.exists():
         sock.unlink()
+
+
+def test_the_warm_context_is_taken_once_and_never_destroyed():
+    """A worker's run takes the context made before the fork; it stays referenced,
+    so the ~10 ms of destroying it never comes between the run and its reply."""
+    from opt_py.run import bindings
+
+    bindings.prepare_warm_context()
+    ctx = bindings.take_warm_context()
+    assert ctx is not None and bindings.take_warm_context() is None
+    assert any(kept is ctx for kept in bindings._taken_contexts)

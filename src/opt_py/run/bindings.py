@@ -110,6 +110,19 @@ def prepare_warm_context() -> None:
     _warm_contexts.append(ir.Context())
 
 
+_taken_contexts: list = []
+
+
 def take_warm_context():
-    """The context made ahead by ``prepare_warm_context``, once; else None."""
-    return _warm_contexts.pop() if _warm_contexts else None
+    """The context made ahead by ``prepare_warm_context``, once; else None.
+
+    The context stays referenced here after it is taken, so it is never
+    destroyed: a worker exits (``os._exit``) right after its one run, and
+    destroying a context with its dialects loaded costs ~10 ms (a fork's
+    copy-on-write faults, the thread pool's teardown) that the client would
+    wait for, with nothing to show for it.
+    """
+    if not _warm_contexts:
+        return None
+    _taken_contexts.append(_warm_contexts.pop())
+    return _taken_contexts[-1]
