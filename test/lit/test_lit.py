@@ -3,9 +3,10 @@
 lit is the right tool for the IR tests (RUN lines, FileCheck); pytest is the
 suite's one entry point. The lit run happens once per session and mode; each
 lit file then passes or fails on its own, with lit's output shown on failure.
-The suite runs twice: cold (``OPT_PY_NO_SERVER=1``) and warm (every
-``opt-py`` after the first served by the warm server, in a runtime folder of
-its own); both must pass, with the same results.
+The suite runs twice: cold (``OPT_PY_NO_SERVER=1``, checked by PyPI's
+``filecheck``) and warm (every ``opt-py`` after the first served by the warm
+server, in a runtime folder of its own; checked by LLVM's ``FileCheck``
+where lit.cfg.py finds it); both must pass, with the same results.
 """
 
 import os
@@ -37,8 +38,10 @@ def _run_lit(tmp_path_factory, mode):
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env.pop("OPT_PY_NO_SERVER", None)
+    env.pop("OPT_PY_FILECHECK", None)
     if mode == "cold":
         env["OPT_PY_NO_SERVER"] = "1"
+        env["OPT_PY_FILECHECK"] = "filecheck"  # PyPI's: the CHECK lines must hold for both checkers
     else:
         runtime = work / "run"
         runtime.mkdir(mode=0o700)

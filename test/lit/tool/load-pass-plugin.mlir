@@ -9,7 +9,7 @@
 // CHECK-LABEL: func.func @add_zero(%arg0: i32, %arg1: i32) -> i32
 // CHECK-NEXT: %[[SUM:.*]] = arith.addi %arg0, %arg1 : i32
 // CHECK-NEXT: return %[[SUM]] : i32
-// LIST: fold-addi-zero {{ +}}- Fold 'arith.addi %x, 0' (either operand order) into %x   [anchor: any]
+// LIST: fold-addi-zero{{ +}}- Fold 'arith.addi %x, 0' (either operand order) into %x   [anchor: any]
 // MISSING: opt-py: error: cannot load pass plugin '{{.*}}.missing.py': no such file
 // NOPASS: opt-py: error: pass plugin '{{.*}}not_a_pass.py' declares no pass
 // COLLIDES: opt-py: error: pass name 'cse' is already taken by a registered pass
