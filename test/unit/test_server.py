@@ -321,12 +321,14 @@ def _gone(pid: int) -> bool:
         return True
 
 
-def _one_spare(server: int, timeout=30) -> int:
-    """The server's only child once the last run's worker has exited: its spare."""
+def _one_spare(server: int, log: Path, timeout=30) -> int:
+    """The server's only child once the last run's worker has exited: its spare,
+    the last one its log names (a worker ending its run is briefly the only child)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         kids = [k for k in _children(server) if not _gone(k)]
-        if len(kids) == 1:
+        spares = [int(line.split()[-1]) for line in log.read_text().splitlines() if "forked spare" in line]
+        if len(kids) == 1 and spares and kids[0] == spares[-1]:
             return kids[0]
         time.sleep(0.05)
     raise AssertionError(f"the server has children {_children(server)}, not one spare")
@@ -338,7 +340,8 @@ def test_the_spare_worker_is_replaced_and_never_outlives_its_server(server_env, 
     is still served; it holds no listening socket, and it ends when its server does."""
     sock = wait_for_server(server_env)
     server = int(Path(server_env["OPT_PY_SERVER_LOG"]).read_text().split()[0])
-    spare = _one_spare(server)
+    log = Path(server_env["OPT_PY_SERVER_LOG"])
+    spare = _one_spare(server, log)
     held = {os.readlink(f"/proc/{spare}/fd/{fd}") for fd in os.listdir(f"/proc/{spare}/fd")}
     listening = {os.readlink(f"/proc/{server}/fd/{fd}") for fd in os.listdir(f"/proc/{server}/fd")}
     assert len([t for t in held if t.startswith("socket:")]) == 1  # its channel to the server, nothing else
@@ -348,7 +351,7 @@ def test_the_spare_worker_is_replaced_and_never_outlives_its_server(server_env, 
     before = served_runs(server_env)
     res = opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
     assert res.returncode == 0 and b"return %arg0" in res.stdout and served_runs(server_env) == before + 1
-    spare = _one_spare(server)
+    spare = _one_spare(server, log)
     os.kill(server, getattr(signal, end))
     deadline = time.time() + 30
     while not (_gone(server) and _gone(spare)) and time.time() < deadline:

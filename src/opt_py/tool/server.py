@@ -19,7 +19,9 @@ loads dialects into contexts, caches fill, signal handlers move. A forked
 worker starts from the same clean warm state every time and all of that
 ends with it, so a run served warm sees what a cold run sees.
 
-The worker is forked before its request comes (a spare, one at a time), and
+The worker is forked before its request comes (a spare, one at a time, forked
+once no run is running: forking and copying beside a run took ~5 ms from it on
+two cores; a request that finds no spare gets a worker forked for it), and
 while it waits it copies the pages a run would otherwise copy on its first
 write to them (``MADV_POPULATE_WRITE`` over the malloc heap and the small
 writable mappings, about 30 MB): after a fork every first write to a page
@@ -225,6 +227,8 @@ def _loop(listener, sel, workers, spare, server_fds, path, inode, idle) -> None:
                     sel.unregister(fd)
                     os.close(fd)
                 conn.close()
+                if not workers and spare[0] is None:
+                    spare[0] = _fork_spare(_held_fds(server_fds, workers))  # the next run's, now that none runs
             elif kind == "client":  # the client died before its worker: so does the worker
                 try:
                     os.kill(pid, signal.SIGKILL)
@@ -267,6 +271,7 @@ def _fork_spare(close: list[int]) -> tuple | None:
             os._exit(0)
         _worker(conn)  # never returns
     theirs.close()
+    _log(f"forked spare {pid}")
     try:
         return pid, os.pidfd_open(pid), channel
     except OSError:
@@ -377,7 +382,6 @@ def _accept(listener, sel, workers, spare: list, server_fds: list[int]) -> None:
     workers[pid] = (conn, wfd, client)
     sel.register(wfd, selectors.EVENT_READ, ("worker", pid))
     sel.register(client, selectors.EVENT_READ, ("client", pid))
-    spare[0] = _fork_spare(_held_fds(server_fds, workers))  # the next run's, while this one runs
 
 
 def _receive(conn):
