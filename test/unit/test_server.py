@@ -322,13 +322,16 @@ def _gone(pid: int) -> bool:
 
 
 def _one_spare(server: int, log: Path, timeout=30) -> int:
-    """The server's only child once the last run's worker has exited: its spare,
-    the last one its log names (a worker ending its run is briefly the only child)."""
+    """The server's only child once the last run's worker has exited: its spare, a
+    forked spare that has taken no run (its log names both; a worker still running or
+    ending its run can be the only child)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         kids = [k for k in _children(server) if not _gone(k)]
-        spares = [int(line.split()[-1]) for line in log.read_text().splitlines() if "forked spare" in line]
-        if len(kids) == 1 and spares and kids[0] == spares[-1]:
+        lines = log.read_text().splitlines()
+        forked = {int(line.split()[-1]) for line in lines if "forked spare" in line}
+        took = {int(line.split()[2]) for line in lines if line.endswith("took the run")}
+        if len(kids) == 1 and kids[0] in forked - took:
             return kids[0]
         time.sleep(0.05)
     raise AssertionError(f"the server has children {_children(server)}, not one spare")
@@ -342,7 +345,12 @@ def test_the_spare_worker_is_replaced_and_never_outlives_its_server(server_env, 
     server = int(Path(server_env["OPT_PY_SERVER_LOG"]).read_text().split()[0])
     log = Path(server_env["OPT_PY_SERVER_LOG"])
     spare = _one_spare(server, log)
-    held = {os.readlink(f"/proc/{spare}/fd/{fd}") for fd in os.listdir(f"/proc/{spare}/fd")}
+    deadline = time.time() + 30
+    while True:  # a spare just forked still has the server's files until it closes them
+        held = {os.readlink(f"/proc/{spare}/fd/{fd}") for fd in os.listdir(f"/proc/{spare}/fd")}
+        if len([t for t in held if t.startswith("socket:")]) == 1 or time.time() > deadline:
+            break
+        time.sleep(0.05)
     listening = {os.readlink(f"/proc/{server}/fd/{fd}") for fd in os.listdir(f"/proc/{server}/fd")}
     assert len([t for t in held if t.startswith("socket:")]) == 1  # its channel to the server, nothing else
     assert not (held & listening) - {"/dev/null"}

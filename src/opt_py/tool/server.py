@@ -378,6 +378,7 @@ def _accept(listener, sel, workers, spare: list, server_fds: list[int]) -> None:
         os.close(client)
         return
     pid, wfd, channel = worker
+    _log(f"spare {pid} took the run")
     channel.close()
     workers[pid] = (conn, wfd, client)
     sel.register(wfd, selectors.EVENT_READ, ("worker", pid))
