@@ -10,6 +10,7 @@ where lit.cfg.py finds it); both must pass, with the same results.
 """
 
 import os
+import platform
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -76,6 +77,14 @@ def test_lit_same_both_ways(lit_runs):
     cold, warm = lit_runs["cold"], lit_runs["warm"]
     assert {k: v is None for k, v in cold[0].items()} == {k: v is None for k, v in warm[0].items()}
     assert cold[2] == 0 and warm[2] > len(_lit_files()), f"warm server served {warm[2]} runs"
+
+
+def test_lit_checked_by_both_checkers(lit_runs):
+    """The cold run is checked by PyPI's filecheck; the warm one by LLVM's FileCheck where
+    the llvm-testing-tools wheel runs (the test extra installs it on Linux x86-64)."""
+    assert "note: filecheck is filecheck\n" in lit_runs["cold"][1]
+    if (platform.system(), platform.machine()) == ("Linux", "x86_64"):
+        assert "/binaries/FileCheck\n" in lit_runs["warm"][1], lit_runs["warm"][1][-2000:]
 
 
 @pytest.mark.parametrize("mode", MODES)
