@@ -243,3 +243,32 @@ def test_dump_headers_record_where_lowering_failed():
     lowered = parse_dump_headers(stderr, compile_failed=True)
     assert lowered["d0"].passes == ["cse"]
     assert lowered["d0"].failed_at == "foo{a=1}"
+
+
+def test_iree_diagnostics_from_many_dispatches_come_back_located(tmp_path):
+    """Errors that IREE's worker threads emit (codegen of several dispatches at once) reach
+    the user as file:line:col with the source line, and the compile neither hangs nor aborts:
+    while IREE runs, no Python diagnostic handler is attached (iree/phases._in_iree)."""
+    from opt_py.cases import topk
+
+    program = topk.program(topk.Variant("indices", 8, 64, "f32", 4, "desc"))  # one function, @topk, 4x64
+    widths = (64, 65, 66, 67)
+    path = tmp_path / "sorts.mlir"
+    path.write_text("\n".join(program.replace("@topk(", f"@topk_{w}(").replace("4x64", f"4x{w}") for w in widths))
+    proc = subprocess.run([*OPT_PY, "compile", str(path), "-o", str(tmp_path / "x.vmfb"),
+                           "--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    located = [line for line in proc.stderr.splitlines() if line.endswith(": error: failed to bufferize op")]
+    assert len(located) == len(widths) and all(line.startswith(f"{path}:") for line in located), proc.stderr
+    assert "loc(" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_console_diagnostics_are_parsed_and_other_output_kept():
+    from opt_py.run.diagnostics import Diag, from_console
+
+    text = ('loc(callsite("a.mlir":9:10 at "a.mlir":1:1)): error: failed to bufferize op\n'
+            '// -----// IR Dump After Foo //----- //\n'
+            'loc(unknown): warning: no location\n')
+    assert from_console(text) == [Diag("error", "failed to bufferize op", "a.mlir", 9, 10),
+                                  "// -----// IR Dump After Foo //----- //", Diag("warning", "no location")]

@@ -18,7 +18,7 @@ import stat
 from dataclasses import dataclass, field
 
 from ..errors import CompileError
-from ..run.diagnostics import Collector, render
+from ..run.diagnostics import Collector, from_console, render
 
 # iree-compile's phases, in order (--compile-to / --compile-from names).
 PHASES = (
@@ -87,6 +87,28 @@ def _compiler_library():
         fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
         fn.restype = None
     return lib
+
+
+def _in_iree(collector, messages: list[str], sources: dict[str, str], call):
+    """``call()``, an IREE library call that runs passes, with no Python diagnostic handler.
+
+    IREE runs passes on LLVM's worker threads, and a diagnostic emitted on
+    one (a nested pipeline's ``ParallelDiagnosticHandler`` flushes there)
+    calls every handler in the context. The Python one needs the GIL, which
+    the calling thread holds through the PyDLL handle: a deadlock, caught by
+    gdb in a hung compile for cuda. Releasing the GIL instead aborts: the
+    bindings' handler frees its diagnostic object after giving the GIL back.
+    So while IREE runs, the Collector steps aside and the invocation's own
+    console handler prints the diagnostics into a captured stderr; they join
+    the messages rendered as the Collector's are (that handler prints no
+    notes), and any other output as it was.
+    """
+    from ..pipeline.cpp import captured_stderr
+
+    with collector.paused(), captured_stderr() as err:
+        ok = call()
+    messages += [d if isinstance(d, str) else render(d, {}, sources) for d in from_console(err.text())]
+    return ok
 
 
 def compile_with_injections(
@@ -178,7 +200,7 @@ def compile_with_injections(
             source = api.Source.open_file(session, input_path)
         else:
             source = api.Source.wrap_buffer(session, data, buffer_name=input_path)
-        if not inv.parse_source(source):
+        if not _in_iree(collector, messages, sources, lambda: inv.parse_source(source)):
             return fail(f"opt-py: error: failed to parse '{input_path}'")
         previous = None
         dump_index = 0
@@ -186,7 +208,7 @@ def compile_with_injections(
             if previous is not None:
                 lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, previous.encode())
             lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, phase.encode())
-            if not inv.execute():
+            if not _in_iree(collector, messages, sources, inv.execute):
                 return fail(f"opt-py: error: IREE compilation failed before reaching phase '{phase}'")
             module = inv.export_module()
             messages += report()
@@ -223,12 +245,12 @@ def compile_with_injections(
                                         "--inject-codegen insertion point(s); see --list-codegen-passes")
                     if dump_dir:
                         _dump(dump_dir, f"{tag}-after.mlir", module)
-            inv.import_module(module)
+            _in_iree(collector, messages, sources, lambda: inv.import_module(module))
             previous = phase
         if previous is not None:
             lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, previous.encode())
         lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, end.encode())
-        if not inv.execute():
+        if not _in_iree(collector, messages, sources, inv.execute):
             where = f" after phase '{previous}'" if previous else ""
             return fail(f"opt-py: error: IREE compilation failed{where}")
         messages += report()

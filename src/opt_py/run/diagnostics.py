@@ -10,6 +10,7 @@ comments for ``--verify-diagnostics``).
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 _SEVERITY = {"ERROR": "error", "WARNING": "warning", "REMARK": "remark", "NOTE": "note"}
@@ -43,6 +44,7 @@ class Collector:
     def __init__(self, context):
         self.diags: list[Diag] = []
         self.errors_seen = 0  # errors that reached the handler (see engine.errors_to_handlers)
+        self._context = context
         self._handle = context.attach_diagnostic_handler(self._on)
 
     def _on(self, d) -> bool:
@@ -66,6 +68,15 @@ class Collector:
             self._handle.detach()
             self._handle = None
 
+    @contextmanager
+    def paused(self):
+        """No Python handler in the context for the duration (see iree/phases._in_iree)."""
+        self.detach()
+        try:
+            yield
+        finally:
+            self._handle = self._context.attach_diagnostic_handler(self._on)
+
 
 def render(diag: Diag, rename: dict[str, str], sources: dict[str, str]) -> str:
     lines = []
@@ -83,6 +94,28 @@ def render(diag: Diag, rename: dict[str, str], sources: dict[str, str]) -> str:
                 if 0 < d.col <= len(src) + 1:  # a column from the input may be anything
                     lines.append(" " * (d.col - 1) + "^")
     return "\n".join(lines)
+
+
+_CONSOLE_LINE = re.compile(r"^(loc\(.*\)): (error|warning|remark|note): (.*)$")
+
+
+def from_console(text: str) -> list[Diag | str]:
+    """What an IREE invocation's console handler printed: its diagnostics, and
+    any other line (IR dumps a user's flags asked for, say) as it was.
+
+    The handler prints ``loc(...): severity: message``, the location raw; the
+    first file location in it is the one kept, as ``from_mlir`` does.
+    """
+    out: list[Diag | str] = []
+    for line in text.splitlines():
+        m = _CONSOLE_LINE.match(line)
+        if m is None:
+            out.append(line)
+            continue
+        flc = parse_location(m.group(1))
+        f, no, col = flc if flc else (None, 0, 0)
+        out.append(Diag(m.group(2), m.group(3), f, no, col))
+    return out
 
 
 # --------------------------------------------------------------------------
