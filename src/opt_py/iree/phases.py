@@ -106,9 +106,10 @@ def _in_iree(collector, messages: list[str], sources: dict[str, str], call):
     from ..pipeline.cpp import captured_stderr
 
     with collector.paused(), captured_stderr() as err:
-        ok = call()
-    messages += [d if isinstance(d, str) else render(d, {}, sources) for d in from_console(err.text())]
-    return ok
+        try:
+            return call()
+        finally:  # also when the call raises (a failed import): its diagnostics are kept, the capture closed
+            messages += [d if isinstance(d, str) else render(d, {}, sources) for d in from_console(err.text())]
 
 
 def compile_with_injections(
