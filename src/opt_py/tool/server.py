@@ -85,6 +85,13 @@ def _threads() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
+# Dialects whose ops a pass over IREE's phases or codegen sees (``--fixes``
+# wraps hal, flow and util ops at every phase): ~70 ms of module imports a
+# warm run would otherwise pay.
+_PIPELINE_DIALECTS = ("builtin", "func", "arith", "math", "cf", "scf", "affine", "tensor", "memref", "vector",
+                      "gpu", "hal", "flow", "stream", "util", "iree_tensor_ext", "iree_codegen", "iree_gpu")
+
+
 def preload() -> None:
     """Import what runs need, keeping this process single-threaded."""
     import importlib
@@ -105,8 +112,11 @@ def preload() -> None:
                      "opt_py.pipeline.anchors", "iree.compiler.passmanager", "iree.compiler.rewrite",
                      # opt-py compile (--fixes): the compiler API and the IREE layer
                      "iree.compiler.api", "opt_py.iree.phases", "opt_py.iree.fixes", "opt_py.iree.codegen",
-                     "argparse", "gettext"):
+                     "opt_py.patterns.clone_splat_dispatch_per_tied_use", "opt_py.patterns.copy_shared_tied_operand",
+                     "iree.compiler.tools.binaries", "shlex", "argparse", "gettext"):
             importlib.import_module(name)
+        for ns in _PIPELINE_DIALECTS:  # the bindings import a dialect's module when they first wrap one of its ops
+            importlib.import_module("iree.compiler.dialects." + ns)
         from ..run.bindings import prepare_warm_context
         from .cli import opt_parser
 
