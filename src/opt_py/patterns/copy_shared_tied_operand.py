@@ -50,9 +50,12 @@ Rewritten: an operand listed in a ``flow.dispatch``'s ``tied_operands`` whose
 value, followed back through ``flow.tensor.reshape`` / ``flow.tensor.bitcast``
 to its root and forward through those views again, has another use, or
 whose root is a ``hal.tensor.import`` of a buffer view that has another use
-(e.g. is returned). Left alone: a root that is a block argument (its other
-uses are unknown here), tensors with an encoding, element types other than
-integers and floats, and other in-place writers (``flow.tensor.update``).
+(e.g. is returned; ``hal.buffer_view.dim`` and the like read no contents
+and do not count). Left alone: a root that is a block argument (its other
+uses are unknown here), an operand that is a ``flow.tensor.splat`` (stream
+re-splats per in-place use, see ``shared``), tensors with an encoding,
+element types other than integers and floats, and other in-place writers
+(``flow.tensor.update``).
 """
 
 from __future__ import annotations
@@ -103,15 +106,27 @@ def leaf_uses(value) -> int:
     return n
 
 
+# Uses of a buffer view that read its shape, never its contents.
+_METADATA = ("hal.buffer_view.dim", "hal.buffer_view.rank", "hal.buffer_view.element_type",
+             "hal.buffer_view.encoding_type")
+
+
 def shared(value) -> str | None:
     """Why writing ``value`` in place is unsafe in stock IREE (None: it is not shared)."""
+    d = defining_op(value)
+    if d is not None and d.name == "flow.tensor.splat":
+        # Stream gives each in-place use of a splat a splat of its own: copy-on-write's
+        # clone of a ``stream.async.splat`` becomes a second splat (``PropagateCloneableOps``),
+        # which is not pure, so no CSE merges it back, and it reads nothing a writer changes.
+        return None
     root = root_of(value)
     d = defining_op(root)
     if d is None:
         return None
     if leaf_uses(root) > 1:
         return "the value has other uses"
-    if d.name == "hal.tensor.import" and len(list(d.operands[0].uses)) > 1:
+    if d.name == "hal.tensor.import" and any(_op(u.owner).name not in _METADATA for u in d.operands[0].uses
+                                             if _op(u.owner) != d):
         return "the value is an imported buffer view that has other uses"
     return None
 

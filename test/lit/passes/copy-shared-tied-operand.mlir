@@ -258,3 +258,60 @@ util.func public @update_target(%f: f32, %u: tensor<1xf32>, %i: index) -> (tenso
   %s = flow.tensor.update %u, %v[%i] : tensor<1xf32> -> %v as tensor<5xf32>
   util.return %s, %v : tensor<5xf32>, tensor<5xf32>
 }
+
+// -----
+
+// Negative: a splat written in place by two dispatches and also returned. Stream
+// gives each in-place use a splat of its own (copy-on-write's clone of a splat
+// becomes a second splat, which no CSE merges), so stock is right: no copy.
+// CHECK-LABEL: util.func public @splat_written_twice
+// CHECK-NOT: __copy_tied_operand
+// CHECK: %[[V:.*]] = flow.tensor.splat
+// CHECK: flow.dispatch @scat::@scat(%{{.*}}, %[[V]]) {{.*}} -> %[[V]]
+// CHECK: flow.dispatch @scat::@scat(%{{.*}}, %[[V]]) {{.*}} -> %[[V]]
+flow.executable private @scat {
+  flow.executable.export public @scat workgroups() -> (index, index, index) {
+    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+    flow.return %x, %y, %z : index, index, index
+  }
+  builtin.module {
+    func.func @scat(%arg0: !iree_tensor_ext.dispatch.tensor<readonly:tensor<1xi32>>, %arg1: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<5xi32>>) {
+      return
+    }
+  }
+}
+util.func public @splat_written_twice(%u: tensor<1xi32>, %w: tensor<1xi32>) -> (tensor<5xi32>, tensor<5xi32>, tensor<5xi32>) {
+  %c7 = arith.constant 7 : i32
+  %v = flow.tensor.splat %c7 : tensor<5xi32>
+  %s = flow.dispatch @scat::@scat(%u, %v) : (tensor<1xi32>, tensor<5xi32>) -> %v
+  %t = flow.dispatch @scat::@scat(%w, %v) : (tensor<1xi32>, tensor<5xi32>) -> %v
+  util.return %s, %t, %v : tensor<5xi32>, tensor<5xi32>, tensor<5xi32>
+}
+
+// -----
+
+// Negative: a dynamic argument whose buffer view is only asked for its shape
+// (hal.buffer_view.dim) besides the import: its contents are seen by the
+// writer alone, as in @single_use.
+// CHECK-LABEL: util.func public @dims_queried
+// CHECK-NOT: __copy_tied_operand
+// CHECK: flow.dispatch @scatd::@scatd[%{{.*}}](%{{.*}}, %[[X:[^,]*]], %{{.*}}) {{.*}} -> %[[X]]
+flow.executable private @scatd {
+  flow.executable.export public @scatd workgroups(%arg0: index) -> (index, index, index) {
+    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg0)
+    flow.return %x, %y, %z : index, index, index
+  }
+  builtin.module {
+    func.func @scatd(%arg0: !iree_tensor_ext.dispatch.tensor<readonly:tensor<1xi32>>, %arg1: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<?xi32>>, %arg2: index) {
+      return
+    }
+  }
+}
+util.func public @dims_queried(%arg0: !hal.buffer_view, %arg1: !hal.buffer_view) -> !hal.buffer_view {
+  %n = hal.buffer_view.dim<%arg0 : !hal.buffer_view>[0] : index
+  %x = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<?xi32>{%n}
+  %u = hal.tensor.import %arg1 "input1" : !hal.buffer_view -> tensor<1xi32>
+  %s = flow.dispatch @scatd::@scatd[%n](%u, %x, %n) : (tensor<1xi32>, tensor<?xi32>{%n}, index) -> %x{%n}
+  %e = hal.tensor.export %s "output0" : tensor<?xi32>{%n} -> !hal.buffer_view
+  util.return %e : !hal.buffer_view
+}
