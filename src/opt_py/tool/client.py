@@ -57,7 +57,7 @@ def main() -> int:
         return served
     from .cli import main as run_here
 
-    return run_here(args)
+    os._exit(finish(run_here(args)))  # as a warm worker ends: no teardown of the module and its context
 
 
 def serve(args: list[str]) -> int | None:
@@ -301,3 +301,37 @@ def _start_server(path: str | None) -> None:
             os.close(devnull)
     except OSError:
         pass  # no server: every run is a cold one
+
+
+def finish(rc) -> int:
+    """The exit status, after what the interpreter does at exit short of tearing objects down.
+
+    It waits for non-daemon threads, runs atexit functions and flushes stdout
+    and stderr (status 120 if that fails, as Python's). The caller then
+    leaves with ``os._exit``: destroying a big module and its MLIR context
+    takes time (a small cold run ends ~50 ms sooner, a 20 MB module ~0.1 s)
+    and changes nothing the user can see.
+    """
+    if rc is None:
+        rc = 0
+    elif not isinstance(rc, int):
+        print(rc, file=sys.stderr)
+        rc = 1
+    import atexit
+    import threading
+
+    threading._shutdown()  # noqa: SLF001 - the interpreter waits for non-daemon threads at exit
+    atexit._run_exitfuncs()  # noqa: SLF001
+    return (rc & 0xFF) if _flush() else 120
+
+
+def _flush() -> bool:
+    ok = True
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # the fd was closed when Python started
+            continue
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            ok = False
+    return ok

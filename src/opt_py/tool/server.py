@@ -69,7 +69,7 @@ import os
 import sys
 import time
 
-from .client import _private_dir, peer_pid, peer_uid
+from .client import _flush, _private_dir, finish, peer_pid, peer_uid
 
 DEFAULT_IDLE_S = 300.0
 
@@ -443,7 +443,7 @@ def _worker(conn) -> None:
         conn.sendall(b"P%d\n" % os.getpid())
     except BaseException:  # noqa: BLE001 - a bad request: nothing ran, the client hears exit 1
         os._exit(1)
-    rc = _run_as_main(argv0, args) & 0xFF  # as the exit status will have it
+    rc = _run_as_main(argv0, args)
     for fd in (0, 1, 2):  # a pipe's reader sees its end now, not after the teardown
         try:
             os.close(fd)
@@ -499,24 +499,6 @@ def _run_as_main(argv0: str, args: list[str]) -> int:
     except BaseException:  # noqa: BLE001 - as the interpreter reports an uncaught exception
         sys.excepthook(*sys.exc_info())
         rc = 1
-    if rc is None:
-        rc = 0
-    elif not isinstance(rc, int):
-        print(rc, file=sys.stderr)
-        rc = 1
-    import atexit
-    import threading
-
-    threading._shutdown()  # noqa: SLF001 - the interpreter waits for non-daemon threads at exit
-    atexit._run_exitfuncs()  # noqa: SLF001
-    return rc if _flush() else 120
+    return finish(rc)
 
 
-def _flush() -> bool:
-    ok = True
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            ok = False
-    return ok
