@@ -8,6 +8,7 @@ sound: see ``opt_py.patterns.clone_splat_dispatch_per_tied_use``.
 from dataclasses import dataclass
 
 from ..authoring import Pass
+from ..patterns.clone_splat_dispatch_per_tied_use import clone_splat_dispatches_per_tied_use
 
 
 @dataclass(frozen=True)
@@ -18,8 +19,6 @@ class CloneSplatDispatchPerTiedUse(Pass):
                "dispatch and of its executable, so stream's CSE cannot merge the copies copy-on-write needs")
 
     def run(self, op, ctx):
-        from ..patterns.clone_splat_dispatch_per_tied_use import clone_splat_dispatches_per_tied_use
-
         n = clone_splat_dispatches_per_tied_use(op.operation if hasattr(op, "operation") else op)
         if n:
             ctx.bump("uses given a copy", n)

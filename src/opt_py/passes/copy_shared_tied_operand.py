@@ -8,6 +8,7 @@ flow:copy-shared-tied-operand``. Why it is needed and why it is sound: see
 from dataclasses import dataclass
 
 from ..authoring import Pass
+from ..patterns.copy_shared_tied_operand import copy_shared_tied_operands
 
 
 @dataclass(frozen=True)
@@ -18,8 +19,6 @@ class CopySharedTiedOperand(Pass):
                "dispatch of its own executable, so stream cannot share, elide or reorder the copy")
 
     def run(self, op, ctx):
-        from ..patterns.copy_shared_tied_operand import copy_shared_tied_operands
-
         n = copy_shared_tied_operands(op.operation if hasattr(op, "operation") else op)
         if n:
             ctx.bump("operands given a copy", n)

@@ -112,7 +112,6 @@ def preload() -> None:
                      "opt_py.pipeline.anchors", "iree.compiler.passmanager", "iree.compiler.rewrite",
                      # opt-py compile (--fixes): the compiler API and the IREE layer
                      "iree.compiler.api", "opt_py.iree.phases", "opt_py.iree.fixes", "opt_py.iree.codegen",
-                     "opt_py.patterns.clone_splat_dispatch_per_tied_use", "opt_py.patterns.copy_shared_tied_operand",
                      "iree.compiler.tools.binaries", "shlex", "argparse", "gettext"):
             importlib.import_module(name)
         for ns in _PIPELINE_DIALECTS:  # the bindings import a dialect's module when they first wrap one of its ops
