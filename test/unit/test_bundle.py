@@ -221,3 +221,32 @@ def test_bundle_rejects_a_malformed_generator(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "opt_py", "bundle", "-o", str(tmp_path / "b"), "--target", "cpu",
                            "--no-corpus", "--generator", "scatter"], capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and "--generator expects NAME=N" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_topk_generator_cases_are_exact_and_cover_the_gpu_forms():
+    """Distinct values per row make numpy's top-k the only right answer for any comparator; the sample
+    reaches the GPU forms (2k < width, k <= 64), k = width, dynamic batches of 1 and both comparators."""
+    from opt_py.cases import topk
+
+    cases = [topk.random_case(s) for s in range(60)]
+    for c in cases[:12]:
+        (x,) = topk.inputs(c)
+        assert all(len(set(r)) == len(r) for r in x.tolist())
+        assert not topk.check(c.variant, x, topk.expected(c, [x]))
+    assert any(2 * c.variant.k < c.variant.width and c.variant.k <= 64 for c in cases)
+    assert any(c.variant.k == c.variant.width for c in cases)
+    assert any(c.variant.batch is None and c.rows == 1 for c in cases)
+    assert {c.strict for c in cases} == {True, False}
+    exported = next(c for c in cases if not c.strict)
+    assert "ge," in topk.program(exported) or "le," in topk.program(exported)
+
+
+def test_opt_py_bundle_topk_generator_runs_right(tmp_path):
+    out = tmp_path / "b"
+    rc = bundle.bundle_main(["-o", str(out), "--target", "cpu", "--no-corpus", "--generator", "topk=3"])
+    assert rc == 0
+    from opt_py.iree import bundle_run
+
+    assert bundle_run.main([str(out), "-o", str(tmp_path / "r.json")]) == 0
+    results = json.loads((tmp_path / "r.json").read_text())["results"]
+    assert len(results) == 6 and {r["outcome"] for r in results if r["variant"] == "fixes"} == {"right"}

@@ -9,6 +9,7 @@ comparator leaves ties in: values exactly, and indices by what they point at
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,7 +32,10 @@ class Variant:
         return f"{self.outputs}_k{self.k}_w{self.width}_{self.dtype}_b{b}_{self.order}"
 
 
-def program(v: Variant) -> str:
+def program(v: Variant | Case) -> str:
+    if isinstance(v, Case):
+        text = program(v.variant)
+        return text if v.strict else re.sub(r"cmp([fi]) (o|s)(gt|lt)", lambda m: f"cmp{m[1]} {m[2]}{m[3][0]}e", text)
     b = "?" if v.batch is None else str(v.batch)
     xt = f"tensor<{b}x{v.width}x{v.dtype}>"
     it = f"tensor<{b}x{v.width}xi32>"
@@ -109,4 +113,59 @@ def matrix() -> list[Variant]:
     ):
         for k in sorted({1, width // 2, width}):
             out.append(Variant(outputs, k, width, dtype, batch, order))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Random cases for bundles (opt-py bundle --generator topk=N): exact references
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    variant: Variant
+    rows: int  # the input's batch (the variant's, or a random one for a dynamic batch)
+    seed: int
+    strict: bool  # the matrix's ogt/olt comparator; else the oge/ole (sge/sle) that torch exports
+
+
+def random_case(seed: int) -> Case:
+    """A variant of the matrix's shape family with a k that the GPU forms take about half the time
+    (2k < width, k <= 64), a batch of 1 to 5 rows when it is dynamic (1: IREE drops the unit dim), and
+    mostly torch's exported comparator (the strict one is left to the sort unless ties are allowed)."""
+    rng = np.random.default_rng(seed)
+    outputs = ("indices", "values", "both")[rng.integers(3)]
+    width = (8, 64, 1024)[rng.integers(3)]
+    dtype = ("f32", "f16", "i32")[rng.integers(3)]
+    batch = (4, None)[rng.integers(2)]
+    order = ("desc", "asc")[rng.integers(2)]
+    small = min(64, (width - 1) // 2)
+    pick = rng.random()
+    k = (int(rng.integers(1, small + 1)) if pick < 0.6 else width if pick < 0.75
+         else int(rng.integers(small + 1, width + 1)))
+    rows = batch if batch is not None else int(rng.integers(1, 6))
+    return Case(Variant(outputs, k, width, dtype, batch, order), rows, seed, bool(rng.random() < 0.2))
+
+
+def inputs(case: Case) -> list[np.ndarray]:
+    """Distinct values in every row (a permutation), so the top-k's indices are unique whatever the
+    comparator does with ties; every value is exact in f16 (|x| <= 512 in steps of 1/2 or 1)."""
+    v = case.variant
+    rng = np.random.default_rng(case.seed + 1)
+    perm = np.stack([rng.permutation(v.width) for _ in range(case.rows)]) - v.width // 2
+    if v.dtype == "i32":
+        return [(perm * 7).astype(np.int32)]
+    scale = 0.5 if v.dtype == "f32" else 1.0
+    return [(perm * scale).astype(_NP[v.dtype])]
+
+
+def expected(case: Case, args) -> list[np.ndarray]:
+    """numpy's top-k of the distinct inputs: values and i32 indices, in the variant's outputs."""
+    v, x = case.variant, args[0]
+    idx = np.argsort(-x.astype(np.float64) if v.order == "desc" else x, axis=1, kind="stable")[:, : v.k]
+    out = []
+    if v.outputs in ("values", "both"):
+        out.append(np.take_along_axis(x, idx, axis=1))
+    if v.outputs in ("indices", "both"):
+        out.append(idx.astype(np.int32))
     return out

@@ -169,7 +169,8 @@ def _first_error(msg: str) -> str:
     return msg[:500]
 
 
-GENERATORS = {"scatter": "scatter", "reshape-store": "fold_collapse_shape_into_store"}  # name -> cases module
+# generator name -> cases module
+GENERATORS = {"scatter": "scatter", "reshape-store": "fold_collapse_shape_into_store", "topk": "topk"}
 
 
 def generator_cases(name: str, n: int, seed: int = 0) -> list[Case]:
@@ -214,7 +215,7 @@ def bundle_main(argv=None) -> int:
     p.add_argument("--corpus", default=str(CORPUS), help="model corpus directory (default: test/models)")
     p.add_argument("--no-corpus", action="store_true", help="leave out the model corpus")
     p.add_argument("--generator", action="append", default=[], metavar="NAME=N",
-                   help="add N random programs of a generator: scatter=100, reshape-store=50 (repeatable)")
+                   help="add N random programs of a generator: scatter=100, reshape-store=50, topk=40 (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="first seed of the generated programs")
     p.add_argument("--inject", action="append", default=[], metavar="PHASE:PIPELINE",
                    help="add a variant compiled with these injections (repeatable, as opt-py compile)")
