@@ -20,21 +20,23 @@ from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, chunk_size
 CPU = e2e.TARGETS["cpu"]
 PASS = "global-optimization:sort-slice-to-topk"
 TIES = "global-optimization:sort-slice-to-topk{allow-unordered-ties=true}"
-FORMS = ["topk", "rank", "argmax", "rounds", "chunks", "argmax+gpu", "rounds+gpu"]
+FORMS = ["topk", "rank", "argmax", "rounds", "chunks", "argmax+gpu", "rounds+gpu", "chunks+gpu", "rank+gpu",
+         "chunks+gpu+rounds"]
 
 
 def forced(form, ties=False):
     """The pass with one form forced (argmax applies only where k = 1, rounds where k <= 64, chunks where
     also a chunk size cuts the width into at least k chunks)."""
-    base, _, gpu = form.partition("+")  # "+gpu": the GPU-safe variant (composites materialized)
-    opts = [f"form={base}"] + (["gpu=true"] if gpu else []) + (["allow-unordered-ties=true"] if ties else [])
+    base, *extra = form.split("+")  # "+gpu": the GPU-safe variant (composites materialized); "+rounds": its
+    opts = [f"form={base}"] + (["gpu=true"] if "gpu" in extra else [])  # chunks pick by rounds, not ranks
+    opts += (["select=rounds"] if "rounds" in extra else []) + (["allow-unordered-ties=true"] if ties else [])
     return f"global-optimization:sort-slice-to-topk{{{' '.join(opts)}}}"
 
 
 def _forms(variants):
     return [(v, f) for v in variants for f in FORMS
             if (not f.startswith("argmax") or v.k == 1) and (not f.startswith("rounds") or v.k <= MAX_ROUNDS)
-            and (f != "chunks" or (v.k <= MAX_ROUNDS and chunk_size(v.width, v.k) is not None))]
+            and (not f.startswith("chunks") or (v.k <= MAX_ROUNDS and chunk_size(v.width, v.k) is not None))]
 
 SAMPLE = [
     topk.Variant("indices", 4, 64, "f32", 4, "desc"),
@@ -159,7 +161,8 @@ def test_dynamic_batch_and_width(dt, cmp, k, tmp_path):
             assert np.array_equal(g, w)
 
 
-@pytest.mark.parametrize("form", ["topk", "rank", "rounds", "chunks", "rounds+gpu"])
+@pytest.mark.parametrize("form", ["topk", "rank", "rounds", "chunks", "rounds+gpu", "chunks+gpu", "rank+gpu",
+                                  "chunks+gpu+rounds"])
 def test_nan_ranks_highest_as_in_torch(form, tmp_path):
     """NaN: stock IREE's comparator has no order for it; the rewrite follows torch (NaN largest)."""
     v = topk.Variant("both", 4, 8, "f32", 2, "desc")
@@ -171,7 +174,7 @@ def test_nan_ranks_highest_as_in_torch(form, tmp_path):
     assert np.isnan(vals[0, :2]).all() and vals[0, 2:].tolist() == [np.inf, 3] and (vals[1] == -np.inf).all()
 
 
-@pytest.mark.parametrize("form", ["argmax", "argmax+gpu"])
+@pytest.mark.parametrize("form", ["argmax", "argmax+gpu", "chunks+gpu"])
 @pytest.mark.parametrize("order,want", [("desc", [[1], [0], [0]]), ("asc", [[5], [0], [1]])])
 def test_argmax_nan_and_ties(order, want, form, tmp_path):
     """k = 1: NaN is the largest (first NaN wins descending, never chosen ascending while a number is left)."""
@@ -185,7 +188,7 @@ def test_argmax_nan_and_ties(order, want, form, tmp_path):
     assert np.array_equal(np.signbit(vals), np.signbit(np.take_along_axis(x, idx, 1)))
 
 
-@pytest.mark.parametrize("form", ["topk", "rank", "rounds"])
+@pytest.mark.parametrize("form", ["topk", "rank", "rounds", "rank+gpu"])
 def test_nan_last_when_ascending(form, tmp_path):
     x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2]], np.float32)
     v = topk.Variant("both", 8, 8, "f32", 1, "asc")
@@ -194,7 +197,7 @@ def test_nan_last_when_ascending(form, tmp_path):
     assert idx.tolist() == [[5, 6, 0, 7, 2, 3, 1, 4]]  # -0.0 and 0.0 tie: lower index first; NaNs last
 
 
-@pytest.mark.parametrize("form", ["topk", "rank", "rounds"])
+@pytest.mark.parametrize("form", ["topk", "rank", "rounds", "rank+gpu"])
 def test_signed_zeros_keep_their_bits(form, tmp_path):
     v = topk.Variant("both", 8, 8, "f32", 1, "asc")
     vmfb = _compile(tmp_path, "zeros", _stable(v, topk.program(v)), (forced(form),))
@@ -204,12 +207,13 @@ def test_signed_zeros_keep_their_bits(form, tmp_path):
     assert np.signbit(vals[0, 0]) and not np.signbit(vals[0, 1])  # each value's own bits
 
 
+@pytest.mark.parametrize("form", ["chunks", "chunks+gpu", "chunks+gpu+rounds"])
 @pytest.mark.parametrize("order", ["desc", "asc"])
-def test_chunks_nan_zeros_and_ties_across_chunks(order, tmp_path):
+def test_chunks_nan_zeros_and_ties_across_chunks(order, form, tmp_path):
     """The chunks form: NaN above +inf, -0.0 == +0.0 with each value's bits kept, equal keys in
     different chunks (chunks of 2 here) lowest global index first, as numpy's stable order."""
     v = topk.Variant("both", 6, 16, "f32", 3, order)
-    vmfb = _compile(tmp_path, "chunks", _stable(v, topk.program(v)), (forced("chunks"),))
+    vmfb = _compile(tmp_path, "chunks", _stable(v, topk.program(v)), (forced(form),))
     x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2, 7, 7, -1, 7, 0.0, -0.0, -np.inf, 5],
                   [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5],
                   [0.0, -0.0] * 8], np.float32)
@@ -244,7 +248,7 @@ func.func @topk(%x: tensor<64x3xi32>) -> (tensor<5x3xi32>, tensor<5x3xi32>) {
 """
 
 
-@pytest.mark.parametrize("form", ["chunks", "rounds"])
+@pytest.mark.parametrize("form", ["chunks", "rounds", "chunks+gpu", "rank+gpu"])
 def test_sorted_dimension_not_last(form, tmp_path):
     """Sorting along dimension 0: the chunks form splits that dimension, not the last."""
     vmfb = _compile(tmp_path, "dim0", DIM0, (forced(form),))
@@ -272,7 +276,7 @@ def test_auto_takes_chunks_on_wide_rows(width, k, chunks, tmp_path):
     assert text.count("arith.maxsi") == (1 + 2 * k if chunks else k)
 
 
-@pytest.mark.parametrize("form", ["rounds", "rounds+gpu", "chunks"])
+@pytest.mark.parametrize("form", ["rounds", "rounds+gpu", "chunks", "chunks+gpu", "chunks+gpu+rounds", "rank+gpu"])
 def test_k64_dynamic_batch(form, tmp_path):
     """64 winners of a dynamic batch: as 64 generic inputs they needed 128 push constants, past the CPU
     runtime's 64 (the module failed to load); they are stacked as rows first."""
@@ -284,7 +288,8 @@ def test_k64_dynamic_batch(form, tmp_path):
 
 
 GPU_CASES = [topk.Variant("indices", 4, 64, "f32", 37, "desc"), topk.Variant("both", 1, 64, "f32", 4, "asc"),
-             topk.Variant("both", 8, 64, "f32", None, "desc"), topk.Variant("indices", 64, 1024, "f16", 4, "desc")]
+             topk.Variant("both", 8, 64, "f32", None, "desc"), topk.Variant("indices", 64, 1024, "f16", 4, "desc"),
+             topk.Variant("both", 1, 1024, "i32", None, "asc"), topk.Variant("values", 8, 1024, "f32", None, "desc")]
 
 
 @pytest.mark.parametrize("target", ["cuda", "rocm"])

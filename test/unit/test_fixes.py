@@ -60,14 +60,26 @@ def test_fixes_sharing_a_phase_run_as_one_pipeline():
 
 
 def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
-    cpu_only = [f.name for f in fixes.FIXES if f.targets == ("cpu",)]
-    assert cpu_only == ["sort-slice-to-topk"]  # its GPU selection has not run on a GPU yet
-    for flags, kind in ((CPU, "cpu"), (CUDA, "cuda"), (ROCM, "rocm")):
+    other = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"]
+    limited = {f.name: f.targets for f in fixes.FIXES if "other" not in f.targets}
+    assert limited == {"sort-slice-to-topk": ("cpu", "cuda", "rocm")}  # its forms are proven on those
+    for flags, kind in ((CPU, "cpu"), (CUDA, "cuda"), (ROCM, "rocm"), (other, "other")):
         phase_level, _ = fixes.injections(fixes.select("all"), flags)
-        names = {n for j in phase_level for n in j.pipeline.split(",")}
+        names = {n.split("{")[0] for j in phase_level for n in j.pipeline.split(",")}
         for f in fixes.FIXES:
             if f.phase:
                 assert (f.name in names) == (kind in f.targets), (f.name, kind)
+
+
+def test_gpus_get_the_gpu_selection_of_the_topk_fix():
+    """On cuda and rocm the top-k fix runs with gpu=true (the forms that compile there, proven on an H200
+    through a bundle: docs/passes/sort-slice-to-topk.md); on the CPU with its full cost rule."""
+    for flags, spelled in ((CPU, "sort-slice-to-topk,"), (CUDA, "sort-slice-to-topk{gpu=true},"),
+                           (ROCM, "sort-slice-to-topk{gpu=true},")):
+        inject, _ = fixes.specs("all", flags)
+        assert inject[0].startswith(f"global-optimization:{spelled}"), inject
+    proc = opt_py("compile", "--list-fixes", *CUDA)
+    assert "--inject global-optimization:sort-slice-to-topk{gpu=true}" in proc.stdout
 
 
 def test_fixes_sharing_a_codegen_point_run_as_one_pipeline():
@@ -89,7 +101,7 @@ def test_list_fixes_names_each_fix_and_its_point():
     for f in fixes.FIXES:
         assert f.name in proc.stdout
         if f.phase and "cuda" in f.targets:
-            assert f"--inject {f.phase}:{f.name}" in proc.stdout
+            assert f"--inject {f.phase}:{f.spelled('cuda')}" in proc.stdout
 
 
 def test_bare_fixes_never_swallows_the_input(tmp_path):

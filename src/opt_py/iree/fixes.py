@@ -29,15 +29,18 @@ class Fix:
     phase: str | None = None  # phase-level injection point
     codegen: dict = field(default_factory=dict)  # target kind -> "before:PASS" / "after:PASS"
     targets: tuple = ("cpu", "cuda", "rocm", "other")  # where the phase-level injection applies
+    options: dict = field(default_factory=dict)  # target kind -> pass options there, e.g. "{gpu=true}"
+
+    def spelled(self, kind: str) -> str:
+        """The pass as the pipeline for ``kind`` names it (with that target's options)."""
+        return self.name + self.options.get(kind, "")
 
 
 FIXES: tuple[Fix, ...] = (
-    # CPU only. Its GPU-safe selection (gpu=true: argmax/rounds with their composites behind a barrier)
-    # compiles for cuda and rocm, but has not run on a GPU yet; a fix joins --fixes once its numbers are
-    # proven where it runs (opt-py bundle ... --inject global-optimization:sort-slice-to-topk{gpu=true}).
+    # On GPUs its GPU-safe selection (gpu=true: argmax/rounds with their composites behind a barrier).
     Fix("sort-slice-to-topk", "a sort read only through a leading slice (torch.topk, argsort[:k]): IREE's "
         "O(n^2) sort becomes a top-k, an arg-max or a rank count", phase="global-optimization",
-        targets=("cpu",)),
+        targets=("cpu", "cuda", "rocm"), options={"cuda": "{gpu=true}", "rocm": "{gpu=true}"}),
     Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion",
         phase="global-optimization"),
     Fix("softmax-fuse-elementwise", "softmax/normalization fused with its neighbours without full-size temporaries",
@@ -99,9 +102,9 @@ def injections(fixes: list[Fix], iree_flags) -> tuple[list[Injection], list[Code
     by_point: dict[str, list[str]] = {}
     for f in fixes:
         if f.phase and kind in f.targets:
-            by_phase.setdefault(f.phase, []).append(f.name)
+            by_phase.setdefault(f.phase, []).append(f.spelled(kind))
         if f.codegen.get(kind):
-            by_point.setdefault(f.codegen[kind], []).append(f.name)
+            by_point.setdefault(f.codegen[kind], []).append(f.spelled(kind))
     return ([Injection(phase, ",".join(names)) for phase, names in by_phase.items()],
             [CodegenInjection.parse(f"{point}:{','.join(names)}") for point, names in by_point.items()])
 
@@ -118,9 +121,9 @@ def describe(iree_flags) -> str:
     kind = target_kind(iree_flags)
     rows = [f"fixes for target '{kind}':"]
     for f in FIXES:
-        where = [f"--inject {f.phase}:{f.name}"] if f.phase and kind in f.targets else []
+        where = [f"--inject {f.phase}:{f.spelled(kind)}"] if f.phase and kind in f.targets else []
         if f.codegen.get(kind):
-            where.append(f"--inject-codegen {f.codegen[kind]}:{f.name}")
+            where.append(f"--inject-codegen {f.codegen[kind]}:{f.spelled(kind)}")
         rows.append(f"  {f.name:<34} {' and '.join(where) or '(none for this target)'}")
         rows.append(f"  {'':<34} {f.fixes}")
     return "\n".join(rows)

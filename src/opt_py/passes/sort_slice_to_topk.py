@@ -27,15 +27,22 @@ class SortSliceToTopk(PatternPass):
     chunk: int = option(0, "chunks form: the chunk size (0: by shape); one that does not cut the width into "
                            "at least k chunks of at least 2 leaves the sort alone")
 
-    materialize: bool = option(False, "argmax and rounds forms: compute the composites in their own dispatch "
-                                      "(behind util.optimization_barrier), so no reduction reads linalg.index")
+    materialize: bool = option(False, "argmax, rounds, chunks and rank forms: compute the composites in their own "
+                                      "dispatch (behind util.optimization_barrier), so no reduction reads "
+                                      "linalg.index")
 
-    gpu: bool = option(False, "for GPU targets: only the argmax and rounds forms, materialized (IREE 3.13 "
-                              "compiles them for cuda and rocm); other sorts are left alone")
+    gpu: bool = option(False, "for GPU targets: the materialized forms by the GPU rule (argmax, rank, chunks; "
+                              "IREE 3.13 compiles them for cuda and rocm); the top-k op form and the sorts the "
+                              "rule does not take are left alone")
+
+    select: str = option("rank", "materialized chunks form: how the k best chunks and the k best candidates are "
+                                 "picked, by counting ranks (rank) or by k rounds (rounds)")
 
     def patterns(self):
+        if self.select not in ("rank", "rounds"):
+            raise PassOptionError(f"sort-slice-to-topk: select must be rank or rounds, not '{self.select}'")
         if self.form not in FORMS:
             raise PassOptionError(f"sort-slice-to-topk: form must be one of {', '.join(FORMS)}, not '{self.form}'")
         return [sort_slice_to_topk.bind(allow_unordered_ties=self.allow_unordered_ties, form=self.form,
                                           chunk=self.chunk, materialize=self.materialize,
-                                          gpu=self.gpu)]
+                                          gpu=self.gpu, select=self.select)]

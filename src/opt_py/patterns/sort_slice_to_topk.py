@@ -78,12 +78,20 @@ floor and the 0.6 (512 k=64, model 0.77, stays rounds).
 
 GPUs (``gpu=true``, what ``--fixes`` injects for cuda/rocm): IREE 3.13's
 VectorDistribute fails ("failed to distribute") on a reduction whose body
-reads ``linalg.index``, and its rank-form codegen runs past 6-12 GB. So only
-argmax and rounds, with the composites computed by one parallel generic
-behind ``util.optimization_barrier`` (dispatch formation does not fuse
-across it; ``flow.tensor.tie_shape`` gives back the dynamic sizes IREE cannot
-see through it): the reductions read only composites. Elsewhere the sort is
-left to stock. Measured
+reads ``linalg.index``. So every GPU form computes the composites by one
+parallel generic behind ``util.optimization_barrier`` (dispatch formation
+does not fuse across it; ``flow.tensor.tie_shape`` gives back the dynamic
+sizes IREE cannot see through it) and its reductions read only composites
+(the rank form's ranks r come from a constant; with the composites fused in,
+its codegen ran past 6-12 GB). IREE's GPU code runs a reduction's rows in
+parallel but each row serially, so one round (a dispatch) per k costs k
+serial passes: on an H200, 37x32768 k=64 took 38.3 ms as rounds, 4.2 ms as
+chunks picking by rounds and 0.39 ms as chunks picking by rank. Hence the GPU
+rule (``choose_gpu_form``): argmax or rank under CHUNKS_MIN_WIDTH, chunks
+with rank picks from there, rank where chunks cannot (up to
+GPU_RANK_MAX_WIDTH); elsewhere the sort is left to stock.
+
+CPU measurements
 (tools/bench_topk_speed.py, 37 rows, local-sync, us per call): rounds costs
 about c * n * k with vector lanes and one dispatch per round, the top-k op
 c1 * n * k with a scalar select chain (c1 / c 4-10), counting c2 * n^2
@@ -96,6 +104,7 @@ work; the cap of 64 rounds bounds the dispatches one sort becomes.
 
 from __future__ import annotations
 
+import numpy as np
 from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
@@ -113,6 +122,7 @@ RANK_FACTOR = 8  # rank-count when k >= width / RANK_FACTOR (calibrated in the m
 MAX_ROUNDS = 64  # the rounds form makes one reduction dispatch per round
 CHUNKS_MIN_WIDTH = 512  # narrower rows: the chunks form's k + 3 extra dispatches cost more than it saves
 CHUNKS_GAIN = 0.6  # chunks when its compare count is at most this fraction of the rounds form's
+GPU_RANK_MAX_WIDTH = 4096  # GPUs: the rank form's O(width^2) count no wider than this (choose_gpu_form)
 FORMS = ("auto", "topk", "rank", "argmax", "rounds", "chunks")
 
 
@@ -186,12 +196,12 @@ def _float_key(t) -> bool:
 
 @pattern("iree_linalg_ext.sort")
 def sort_slice_to_topk(op, rewriter, allow_unordered_ties: bool = False, form: str = "auto", chunk: int = 0,
-                       materialize: bool = False, gpu: bool = False):
-    return _rewrite(op.operation, rewriter, allow_unordered_ties, form, chunk, materialize or gpu, gpu)
+                       materialize: bool = False, gpu: bool = False, select: str = "rank"):
+    return _rewrite(op.operation, rewriter, allow_unordered_ties, form, chunk, materialize or gpu, gpu, select)
 
 
 def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: int = 0,
-             materialize: bool = False, gpu: bool = False):
+             materialize: bool = False, gpu: bool = False, select: str = "rank"):
     n = len(op.results)
     if n not in (1, 2) or len(op.operands) != n:
         return rewriter.fail("not a tensor sort of keys and an optional iota")
@@ -235,8 +245,8 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
     idx_type = ir.RankedTensorType(op.operands[1].type).element_type if n == 2 else None
     want_values = any(i == 0 for i, _ in slices)
     chosen = (choose_gpu_form if gpu else choose_form)(width, big_k, _bits(elem)) if form == "auto" else form
-    if gpu and chosen not in ("argmax", "rounds"):
-        return rewriter.fail("for GPUs only the materialized argmax and rounds forms (static width, keys of at "
+    if gpu and chosen not in ("argmax", "rounds", "chunks", "rank"):
+        return rewriter.fail("for GPUs only the materialized argmax, rounds and chunks forms (static width, keys of at "
                              f"most 32 bits, k <= {MAX_ROUNDS}, 2k < width) compile in IREE 3.13")
     if chosen in ("argmax", "rank", "rounds", "chunks") and (width is None or _bits(elem) > 32):
         return rewriter.fail(f"the {chosen} form needs a static width and keys of at most 32 bits")
@@ -260,6 +270,9 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
         else:
             out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
             idx = (_rounds_materialized(keys, dim, big_k, order, out_t) if materialize and chosen in ("argmax", "rounds")
+                   else _chunks_materialized(keys, dim, big_k, order, out_t, chunk, select)
+                   if materialize and chosen == "chunks"
+                   else _rank_materialized(keys, dim, big_k, order, out_t) if materialize and chosen == "rank"
                    else _argmax(keys, dim, order, out_t) if chosen == "argmax"
                    else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
                    else _chunks(keys, dim, big_k, order, out_t, chunk) if chosen == "chunks"
@@ -311,11 +324,19 @@ def chunks_pay(width: int, k: int) -> bool:
 
 
 def choose_gpu_form(width, k: int, key_bits: int):
-    """For GPUs: argmax or rounds (materialized) where the CPU rule would take argmax, rounds or chunks;
-    None (leave the sort) elsewhere: IREE 3.13's GPU codegen of the rank form runs past 6-12 GB, and
-    the chunk-best reduction reads linalg.index (module docstring)."""
-    form = choose_form(width, k, key_bits)
-    return "rounds" if form == "chunks" else form if form in ("argmax", "rounds") else None
+    """For GPUs (every form materialized). IREE's GPU code runs a reduction's rows in parallel but each
+    row serially, and a round is a dispatch of its own, so the GPU rule takes no rounds: on rows under
+    CHUNKS_MIN_WIDTH argmax (k = 1) or rank (every row and position in parallel); from there chunks
+    (chunk bests in parallel, then ranks over the chunk bests and over the candidates), or rank where
+    chunks cannot (2k >= width, k > 64) up to GPU_RANK_MAX_WIDTH. None (leave the sort) for dynamic
+    widths, keys over 32 bits and wider rows (H200 figures: docs/passes/sort-slice-to-topk.md)."""
+    if width is None or key_bits > 32:
+        return None
+    if width < CHUNKS_MIN_WIDTH:
+        return "argmax" if k == 1 else "rank"
+    if k <= MAX_ROUNDS and 2 * k < width and chunk_size(width, k) is not None:
+        return "chunks"
+    return "rank" if width <= GPU_RANK_MAX_WIDTH else None
 
 
 def choose_form(width, k: int, key_bits: int) -> str:
@@ -525,13 +546,14 @@ def _rounds_materialized(keys, dim, k, order, out_t):
     return _stack(winners, keys, dim, out_t, lambda c: _decode(c, order, out_t))
 
 
-def _barrier(value, like):
+def _barrier(value, like, dyn=None):
     """``value`` behind util.optimization_barrier, which IREE's dispatch formation does not fuse across;
-    its dynamic sizes (those of ``like``) re-attached by flow.tensor.tie_shape, since IREE cannot
-    resolve tensor.dim through the barrier."""
+    its dynamic sizes (``dyn``, else those of ``like``) re-attached by flow.tensor.tie_shape, since IREE
+    cannot resolve tensor.dim through the barrier."""
     out = ir.Operation.create("util.optimization_barrier", results=[value.type], operands=[value]).results[0]
     ty = ir.RankedTensorType(value.type)
-    dyn = [tensor.dim(like, index_constant(d)) for d in range(ty.rank) if ty.is_dynamic_dim(d)]
+    if dyn is None:
+        dyn = [tensor.dim(like, index_constant(d)) for d in range(ty.rank) if ty.is_dynamic_dim(d)]
     if not dyn:
         return out
     return ir.Operation.create("flow.tensor.tie_shape", results=[value.type], operands=[out, *dyn]).results[0]
@@ -578,6 +600,46 @@ def _best_of(comps, red_dims, order, prev, dims=None):
     return g.results[0]
 
 
+def _chunk_groups(rank, dim):
+    """Reassociation of a rank-``rank`` tensor whose ``dim`` is split into (chunk, in-chunk)."""
+    groups = [[d] for d in range(dim)] + [[dim, dim + 1]] + [[d + 1] for d in range(dim + 1, rank)]
+    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(_int(64), x) for x in g]) for g in groups])
+
+
+def _split_chunks(value, dims, dim, c):
+    """``value`` [.., width, ..] as [.., width/c, c, ..] (``dims``: its sizes)."""
+    ty = ir.RankedTensorType(value.type)
+    static = [DYNAMIC if ty.is_dynamic_dim(d) else ty.get_dim_size(d) for d in range(ty.rank)]
+    static[dim:dim + 1] = [ty.get_dim_size(dim) // c, c]
+    dyn = [dims[d] for d in range(ty.rank) if ty.is_dynamic_dim(d)]
+    return tensor.expand_shape(ir.RankedTensorType.get(static, ty.element_type), value,
+                               _chunk_groups(ty.rank, dim), dyn, static)
+
+
+def _chunk_start(w, order, c):
+    """The first position of the chunk that composite ``w`` is in, as i32."""
+    i32 = _int(32)
+    return arith.muli(arith.divui(_decode(w, order, i32), arith.constant(i32, c)), arith.constant(i32, c))
+
+
+def _candidates(first, dims, dim, k, c, composite_at):
+    """[.., k, c, ..] i64: for each chosen chunk (``first``: its start, [.., k, ..] i32) the composites of
+    its c positions, ``composite_at(at, pos)`` giving the one at ``at`` (pos: its index along dim)."""
+    rank = len(dims)
+    sizes = dims[:dim] + [k, c] + dims[dim + 1:]
+    empty = tensor.empty(sizes, _int(64))
+    g = linalg.GenericOp([empty.type], [first], [empty],
+                         _maps([d for d in range(rank + 1) if d != dim + 1], list(range(rank + 1)), rank=rank + 1),
+                         _iterators(["parallel"] * (rank + 1)))
+    block = g.regions[0].blocks.append(_int(32), _int(64))
+    with ir.InsertionPoint(block):
+        pos = arith.addi(arith.index_castui(ir.IndexType.get(), block.arguments[0]), linalg.IndexOp(dim + 1).result)
+        at = [linalg.IndexOp(d if d < dim else d + 1).result for d in range(rank)]
+        at[dim] = pos
+        linalg.YieldOp([composite_at(at, pos)])
+    return g.results[0], sizes
+
+
 def _chunks(keys, dim, k, order, out_t, c):
     """Wide rows, large k: the rows cut in chunks of ``c``; only chunks whose best is among the k best
     chunk bests can hold a top-k element (k better chunk bests would beat all of a chunk's elements).
@@ -591,14 +653,9 @@ def _chunks(keys, dim, k, order, out_t, c):
     """
     kt = ir.RankedTensorType(keys.type)
     rank = kt.rank
-    i64, idx_t = _int(64), ir.IndexType.get()
+    i64 = _int(64)
     dims = _dims_of(keys)
-    groups = [[d] for d in range(dim)] + [[dim, dim + 1]] + [[d + 1] for d in range(dim + 1, rank)]
-    exp_static = [DYNAMIC if kt.is_dynamic_dim(d) else kt.get_dim_size(d) for d in range(rank)]
-    exp_static[dim:dim + 1] = [kt.get_dim_size(dim) // c, c]
-    attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, x) for x in g]) for g in groups])
-    dyn = [dims[d] for d in range(rank) if kt.is_dynamic_dim(d)]
-    split = tensor.expand_shape(ir.RankedTensorType.get(exp_static, kt.element_type), keys, attr, dyn, exp_static)
+    split = _split_chunks(keys, dims, dim, c)
     # 1. chunk bests: loops = split's dims, reduce the in-chunk loop dim + 1
     c_idx = index_constant(c)
     best_sizes = [dims[d] if d != dim else kt.get_dim_size(dim) // c for d in range(rank)]
@@ -618,28 +675,116 @@ def _chunks(keys, dim, k, order, out_t, c):
     won = []
     for _ in range(k):
         won.append(_best_of(bests, [dim], order, won[-1] if won else None))
-    i32 = _int(32)
-    first = _stack(won, keys, dim, i32,
-                   lambda w: arith.muli(arith.divui(_decode(w, order, i32), arith.constant(i32, c)),
-                                        arith.constant(i32, c)))
+    first = _stack(won, keys, dim, _int(32), lambda w: _chunk_start(w, order, c))
     # 3. candidates [.., k, c, ..]: the composites of the chosen chunks' elements
-    cand_sizes = [dims[d] for d in range(dim)] + [k, c] + [dims[d] for d in range(dim + 1, rank)]
-    empty = tensor.empty(cand_sizes, i64)
-    g = linalg.GenericOp([empty.type], [first], [empty],
-                         _maps([d for d in range(rank + 1) if d != dim + 1], list(range(rank + 1)), rank=rank + 1),
-                         _iterators(["parallel"] * (rank + 1)))
-    block = g.regions[0].blocks.append(i32, i64)
-    with ir.InsertionPoint(block):
-        pos = arith.addi(arith.index_castui(idx_t, block.arguments[0]), linalg.IndexOp(dim + 1).result)
-        at = [linalg.IndexOp(d if d < dim else d + 1).result for d in range(rank)]
-        at[dim] = pos
-        linalg.YieldOp([_composite(tensor.extract(keys, at), pos, order)])
-    cands = g.results[0]
+    cands, _ = _candidates(first, dims, dim, k, c, lambda at, pos: _composite(tensor.extract(keys, at), pos, order))
     # 4. k rounds over the k*c candidates of each row
     winners = []
     for _ in range(k):
         winners.append(_best_of(cands, [dim, dim + 1], order, winners[-1] if winners else None))
     return _stack(winners, keys, dim, out_t, lambda w: _decode(w, order, out_t))
+
+
+def _chunks_materialized(keys, dim, k, order, out_t, c, select="rank"):
+    """The chunks form for GPUs: the composites materialized behind a barrier (as in
+    _rounds_materialized) and cut into chunks of ``c``, so that no reduction reads linalg.index;
+    the candidates are gathered from the composites by a parallel generic."""
+    kt = ir.RankedTensorType(keys.type)
+    rank = kt.rank
+    i32, i64 = _int(32), _int(64)
+    dims = _dims_of(keys)
+    comps = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, i64), dims,
+                              lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
+    comps = _barrier(comps, keys)
+    split = _split_chunks(comps, dims, dim, c)
+    bests = _best_of(split, [dim + 1], order, None, dims[:dim] + [kt.get_dim_size(dim) // c, c] + dims[dim + 1:])
+    best_dims = dims[:dim] + [kt.get_dim_size(dim) // c] + dims[dim + 1:]
+
+    def chunk_start(w):
+        return _chunk_start(w, order, c)
+
+    if k == 1 or select == "rounds":
+        won = []
+        for _ in range(k):
+            won.append(_best_of(bests, [dim], order, won[-1] if won else None, best_dims))
+        if k == 1:  # the best chunk best is the best
+            return _stack(won, keys, dim, out_t, lambda w: _decode(w, order, out_t))
+        first = _stack(won, keys, dim, i32, chunk_start)
+    else:
+        won = _rank_pick(bests, best_dims, dim, k, order)
+        first = _parallel_generic([won], ir.RankedTensorType.get(ir.RankedTensorType(won.type).shape, i32),
+                                  dims[:dim] + [k] + dims[dim + 1:], lambda blk: chunk_start(blk.arguments[0]))
+    gathered, cand_sizes = _candidates(first, dims, dim, k, c, lambda at, pos: tensor.extract(comps, at))
+    cands = _barrier(gathered, None, [x for x in cand_sizes if not isinstance(x, int)])
+    if select == "rounds":
+        winners = []
+        for _ in range(k):
+            winners.append(_best_of(cands, [dim, dim + 1], order, winners[-1] if winners else None, cand_sizes))
+        return _stack(winners, keys, dim, out_t, lambda w: _decode(w, order, out_t))
+    flat_static = [DYNAMIC if kt.is_dynamic_dim(d) else kt.get_dim_size(d) for d in range(rank)]
+    flat_static[dim] = k * c
+    flat = tensor.collapse_shape(ir.RankedTensorType.get(flat_static, i64), cands, _chunk_groups(rank, dim))
+    best = _rank_pick(flat, dims[:dim] + [k * c] + dims[dim + 1:], dim, k, order)
+    return _parallel_generic([best], ir.RankedTensorType.get(ir.RankedTensorType(best.type).shape, out_t),
+                             dims[:dim] + [k] + dims[dim + 1:], lambda blk: _decode(blk.arguments[0], order, out_t))
+
+
+def _rank_counts(comps, dims, dim, order):
+    """rank[.., i, ..] = #{j : comps[.., j, ..] comes before comps[.., i, ..]} along ``dim`` (i32): one
+    reduction over j, every position i in parallel; vectorized on the CPU."""
+    rank = len(dims)
+    i32, i64 = _int(32), _int(64)
+    ident = list(range(rank))
+    at_j = [rank if d == dim else d for d in range(rank)]
+    zero_counts = linalg.fill(arith.constant(i32, 0), outs=[tensor.empty(dims, i32)])
+    counts = linalg.GenericOp([zero_counts.type], [comps, comps], [zero_counts],
+                              _maps(at_j, ident, ident, rank=rank + 1),
+                              _iterators(["parallel"] * rank + ["reduction"]))
+    block = counts.regions[0].blocks.append(i64, i64, i32)
+    with ir.InsertionPoint(block):
+        cj, ci, acc = block.arguments
+        before = arith.cmpi(arith.CmpIPredicate.sgt if order == "desc" else arith.CmpIPredicate.slt, cj, ci)
+        linalg.YieldOp([arith.addi(acc, arith.extui(i32, before))])
+    return counts.results[0]
+
+
+def _rank_pick(comps, dims, dim, k, order):
+    """The k best composites of ``comps`` along ``dim``, best first ([.., k, ..], i64), by counting:
+    rank[i] = #{j : comps[j] comes before comps[i]}, then out[r] = the composite of rank r. Two
+    reductions whose rows run in parallel (no round after round); neither reads linalg.index: the
+    ranks r come from a constant, the positions live in the composites."""
+    ct = ir.RankedTensorType(comps.type)
+    rank = ct.rank
+    i32, i64 = _int(32), _int(64)
+    ident = list(range(rank))
+    at_j = [rank if d == dim else d for d in range(rank)]
+    counts = _rank_counts(comps, dims, dim, order)
+    ranks = arith.constant(ir.RankedTensorType.get([k], i32),
+                           ir.DenseElementsAttr.get(np.arange(k, dtype=np.int32)))
+    out_sizes = dims[:dim] + [k] + dims[dim + 1:]
+    zero_out = linalg.fill(arith.constant(i64, 0), outs=[tensor.empty(out_sizes, i64)])
+    pick = linalg.GenericOp([zero_out.type], [counts, comps, ranks], [zero_out],
+                            _maps(at_j, at_j, [dim], ident, rank=rank + 1),
+                            _iterators(["parallel"] * rank + ["reduction"]))
+    block = pick.regions[0].blocks.append(i32, i64, i32, i64)
+    with ir.InsertionPoint(block):
+        rk, c, r, acc = block.arguments
+        hit = arith.cmpi(arith.CmpIPredicate.eq, rk, r)
+        linalg.YieldOp([arith.addi(acc, arith.select(hit, c, arith.constant(i64, 0)))])
+    return pick.results[0]
+
+
+def _rank_materialized(keys, dim, k, order, out_t):
+    """The rank form for GPUs: composites behind a barrier, the k best picked by counting (_rank_pick),
+    decoded by a parallel generic."""
+    kt = ir.RankedTensorType(keys.type)
+    dims = _dims_of(keys)
+    comps = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, _int(64)), dims,
+                              lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
+    comps = _barrier(comps, keys)
+    best = _rank_pick(comps, dims, dim, k, order)
+    return _parallel_generic([best], ir.RankedTensorType.get(ir.RankedTensorType(best.type).shape, out_t),
+                             dims[:dim] + [k] + dims[dim + 1:], lambda blk: _decode(blk.arguments[0], order, out_t))
 
 
 def _expand_at(reduced, keys, dim, elem):
@@ -669,22 +814,13 @@ def _rank_select(keys, dim, k, order, out_t):
     i32, i64 = _int(32), _int(64)
     comp = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, i64), _dims_of(keys),
                              lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
-    # loops: the key's dims, then j (rank) at the end
     ident = list(range(rank))
     at_j = [rank if d == dim else d for d in range(rank)]
-    zero_counts = linalg.fill(arith.constant(i32, 0), outs=[tensor.empty(_dims_of(keys), i32)])
-    counts = linalg.GenericOp([zero_counts.type], [comp, comp], [zero_counts],
-                              _maps(at_j, ident, ident, rank=rank + 1),
-                              _iterators(["parallel"] * rank + ["reduction"]))
-    block = counts.regions[0].blocks.append(i64, i64, i32)
-    with ir.InsertionPoint(block):
-        cj, ci, acc = block.arguments
-        before = arith.cmpi(arith.CmpIPredicate.sgt if order == "desc" else arith.CmpIPredicate.slt, cj, ci)
-        linalg.YieldOp([arith.addi(acc, arith.extui(i32, before))])
+    counts = _rank_counts(comp, _dims_of(keys), dim, order)
     # loops: the output's dims (dim has size k: the rank r), then i at the end
     sizes = _sizes(keys, dim, k)
     zero_out = linalg.fill(arith.constant(out_t, 0), outs=[tensor.empty(sizes, out_t)])
-    sel = linalg.GenericOp([zero_out.type], [counts.results[0]], [zero_out],
+    sel = linalg.GenericOp([zero_out.type], [counts], [zero_out],
                            _maps(at_j, ident, rank=rank + 1),
                            _iterators(["parallel"] * rank + ["reduction"]))
     block = sel.regions[0].blocks.append(i32, out_t)

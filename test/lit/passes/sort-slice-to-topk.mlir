@@ -5,7 +5,11 @@
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=rounds}' | filecheck %s --check-prefix=ROUNDS
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=chunks}' | filecheck %s --check-prefix=CHUNKS
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true}' | filecheck %s --check-prefix=GPU
-// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true form=rank}' | filecheck %s --check-prefix=GPURANK
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true form=rounds}' | filecheck %s --check-prefix=GPUROUNDS
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true form=topk}' | filecheck %s --check-prefix=GPUTOPK
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true select=rounds}' | filecheck %s --check-prefix=GPUCR
+// RUN: not opt-py %s -p 'sort-slice-to-topk{select=best}' 2>&1 | filecheck %s --check-prefix=BADSELECT
+// BADSELECT: select must be rank or rounds, not 'best'
 // RUN: not opt-py %s -p 'sort-slice-to-topk{form=sorted}' 2>&1 | filecheck %s --check-prefix=BADFORM
 // BADFORM: form must be one of auto, topk, rank, argmax, rounds, chunks, not 'sorted'
 
@@ -356,10 +360,12 @@ func.func @unsupported_unsigned(%x: tensor<4x8xi32>) -> tensor<4x2xi32> {
 
 // Static width: a use of the whole result is the top-k of k = width (a full sort, by counting).
 // CHECK-LABEL: func.func @whole_use_static
-// GPU precondition: 2k < width (else the CPU takes the rank form, whose GPU codegen runs past
-// 6-12 GB in IREE 3.13): k = width = 8 is left alone.
+// For GPUs, k = width = 8 (a full sort, the slice of 2 read from it): the rank form, materialized.
 // GPU-LABEL: func.func @whole_use_static
-// GPU: iree_linalg_ext.sort
+// GPU-NOT: iree_linalg_ext.sort
+// GPU: util.optimization_barrier %{{.*}} : tensor<4x8xi64>
+// GPU: arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi32>
+// GPU: return
 // CHECK-NOT: iree_linalg_ext.sort
 // CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
 // CHECK: return
@@ -381,9 +387,12 @@ func.func @whole_use_static(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x8
 // ROUNDS: iree_linalg_ext.sort
 // ROUNDS: tensor.extract_slice
 // CHECK-LABEL: func.func @rounds_too_many
-// GPU precondition: k <= 64: left alone.
+// For GPUs k = 65 is past the chunks form's 64; the rank form takes it (width <= 4096).
 // GPU-LABEL: func.func @rounds_too_many
-// GPU: iree_linalg_ext.sort
+// GPU-NOT: iree_linalg_ext.sort
+// GPU: util.optimization_barrier %{{.*}} : tensor<2x1024xi64>
+// GPU-NOT: tensor.expand_shape
+// GPU: return
 // CHECK-NOT: iree_linalg_ext.sort
 // CHECK: iree_linalg_ext.topk
 func.func @rounds_too_many(%x: tensor<2x1024xi32>) -> tensor<2x65xi32> {
@@ -393,6 +402,23 @@ func.func @rounds_too_many(%x: tensor<2x1024xi32>) -> tensor<2x65xi32> {
     iree_linalg_ext.yield %r : i1
   } -> tensor<2x1024xi32>
   %v = tensor.extract_slice %s[0, 0] [2, 65] [1, 1] : tensor<2x1024xi32> to tensor<2x65xi32>
+  return %v : tensor<2x65xi32>
+}
+
+// -----
+
+// GPU precondition: k > 64 on rows wider than 4096 (chunks stop at 64, the rank form's count is
+// O(width^2)): left alone.
+// GPU-LABEL: func.func @gpu_too_wide_for_rank
+// GPU: iree_linalg_ext.sort
+// GPU: tensor.extract_slice
+func.func @gpu_too_wide_for_rank(%x: tensor<2x8192xi32>) -> tensor<2x65xi32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x8192xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %r = arith.cmpi sge, %a, %b : i32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x8192xi32>
+  %v = tensor.extract_slice %s[0, 0] [2, 65] [1, 1] : tensor<2x8192xi32> to tensor<2x65xi32>
   return %v : tensor<2x65xi32>
 }
 
@@ -577,34 +603,45 @@ func.func @auto_chunks(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
 
 // -----
 
-// gpu=true: the rounds form with its composites materialized by one parallel generic (the only reader
-// of linalg.index) behind util.optimization_barrier, which IREE's dispatch formation does not fuse
-// across (fused, the linalg.index in the reductions fails cuda's VectorDistribute); the dynamic batch
-// re-attached by flow.tensor.tie_shape; the reductions read only composites; the winners stacked as
-// rows [k, batch] and decoded.
-// GPU-LABEL: func.func @gpu_rounds_dynamic_batch
+// gpu=true on a narrow row (64, k = 4, dynamic batch): the rank form, materialized. The composites come
+// from one parallel generic (the only reader of linalg.index) behind util.optimization_barrier, which
+// IREE's dispatch formation does not fuse across (fused, the linalg.index in a reduction fails cuda's
+// VectorDistribute); the dynamic batch re-attached by flow.tensor.tie_shape. The count reads the
+// composites twice (j and i), the pick reads the counts, the composites and the ranks r as a constant;
+// neither reads linalg.index. No round follows another (IREE's GPU code reduces each row serially).
+// GPU-LABEL: func.func @gpu_rank_dynamic_batch
 // GPU: %[[C:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<?x64xf32>) outs(%{{.*}} : tensor<?x64xi64>)
 // GPU: linalg.index 1
-// GPU: arith.shli
 // GPU: %[[B:.*]] = util.optimization_barrier %[[C]] : tensor<?x64xi64>
 // GPU: %[[T:.*]] = flow.tensor.tie_shape %[[B]] : tensor<?x64xi64>{%{{.*}}}
 // GPU-NOT: linalg.index
-// GPU: %[[R1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[T]] : tensor<?x64xi64>)
+// GPU: %[[N:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[T]], %[[T]] : tensor<?x64xi64>, tensor<?x64xi64>) outs(%{{.*}} : tensor<?x64xi32>)
+// GPU: arith.cmpi sgt
+// GPU: %[[R:.*]] = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi32>
+// GPU: %[[P:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[N]], %[[T]], %[[R]] : tensor<?x64xi32>, tensor<?x64xi64>, tensor<4xi32>) outs(%{{.*}} : tensor<?x4xi64>)
 // GPU-NOT: linalg.index
-// GPU: %[[R2:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[R1]] : tensor<?x64xi64>, tensor<?xi64>)
-// GPU-NOT: linalg.index
-// GPU: %[[R3:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[R2]] : tensor<?x64xi64>, tensor<?xi64>)
-// GPU: %[[R4:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[R3]] : tensor<?x64xi64>, tensor<?xi64>)
-// GPU-NOT: linalg.index
-// GPU: tensor.insert_slice %[[R1]] into %{{.*}}[0, 0] [1, %{{.*}}] [1, 1] : tensor<?xi64> into tensor<4x?xi64>
-// GPU: tensor.insert_slice %[[R4]] into %{{.*}}[3, 0] [1, %{{.*}}] [1, 1] : tensor<?xi64> into tensor<4x?xi64>
-// GPU: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x4xi64>)
+// GPU: linalg.generic {{.*}} ins(%[[P]] : tensor<?x4xi64>) outs(%{{.*}} : tensor<?x4xi64>)
 // GPU-NOT: iree_linalg_ext
 // GPU: return
-// gpu=true with a form other than argmax and rounds: left alone.
-// GPURANK-LABEL: func.func @gpu_rounds_dynamic_batch
-// GPURANK: iree_linalg_ext.sort
-func.func @gpu_rounds_dynamic_batch(%x: tensor<?x64xf32>) -> tensor<?x4xi64> {
+// form=rounds with gpu=true: the materialized rounds (one masked reduction per round over the composites),
+// the winners stacked as rows [k, batch] and decoded.
+// GPUROUNDS-LABEL: func.func @gpu_rank_dynamic_batch
+// GPUROUNDS: %[[B:.*]] = util.optimization_barrier %{{.*}} : tensor<?x64xi64>
+// GPUROUNDS: %[[T:.*]] = flow.tensor.tie_shape %[[B]]
+// GPUROUNDS-NOT: linalg.index
+// GPUROUNDS: %[[R1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[T]] : tensor<?x64xi64>)
+// GPUROUNDS: %[[R2:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[R1]] : tensor<?x64xi64>, tensor<?xi64>)
+// GPUROUNDS: %[[R3:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[R2]] : tensor<?x64xi64>, tensor<?xi64>)
+// GPUROUNDS: %[[R4:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[R3]] : tensor<?x64xi64>, tensor<?xi64>)
+// GPUROUNDS-NOT: linalg.index
+// GPUROUNDS: tensor.insert_slice %[[R1]] into %{{.*}}[0, 0] [1, %{{.*}}] [1, 1] : tensor<?xi64> into tensor<4x?xi64>
+// GPUROUNDS: tensor.insert_slice %[[R4]] into %{{.*}}[3, 0] [1, %{{.*}}] [1, 1] : tensor<?xi64> into tensor<4x?xi64>
+// GPUROUNDS: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x4xi64>)
+// GPUROUNDS: return
+// gpu=true with the top-k op form (it does not compile for GPUs): left alone.
+// GPUTOPK-LABEL: func.func @gpu_rank_dynamic_batch
+// GPUTOPK: iree_linalg_ext.sort
+func.func @gpu_rank_dynamic_batch(%x: tensor<?x64xf32>) -> tensor<?x4xi64> {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %x, %c0 : tensor<?x64xf32>
   %e = tensor.empty(%n) : tensor<?x64xi64>
@@ -625,13 +662,36 @@ func.func @gpu_rounds_dynamic_batch(%x: tensor<?x64xf32>) -> tensor<?x4xi64> {
 
 // -----
 
-// gpu=true where the CPU rule takes chunks (2x1024, k = 8): the materialized rounds form (the chunk-best
-// reduction would read linalg.index).
-// GPU-LABEL: func.func @gpu_wide_takes_rounds
-// GPU: util.optimization_barrier
-// GPU-NOT: tensor.expand_shape
+// gpu=true on a wide row (2x1024, k = 8): the chunks form with its composites materialized behind a
+// barrier and cut into chunks of 16 (the best of each in parallel); the 8 best chunk bests picked by
+// rank (count, then pick); the candidates gathered from the composites by a parallel generic behind a
+// second barrier, flattened, and ranked the same way. No reduction reads linalg.index.
+// GPU-LABEL: func.func @gpu_wide_takes_chunks
+// GPU: linalg.index 1
+// GPU: %[[B:.*]] = util.optimization_barrier %{{.*}} : tensor<2x1024xi64>
+// GPU: %[[S:.*]] = tensor.expand_shape %[[B]] {{.*}} into tensor<2x64x16xi64>
+// GPU-NOT: linalg.index
+// GPU: %[[BEST:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[S]] : tensor<2x64x16xi64>)
+// GPU-NOT: linalg.index
+// GPU: %[[CNT:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[BEST]], %[[BEST]] : tensor<2x64xi64>, tensor<2x64xi64>)
+// GPU: linalg.generic {{.*}} ins(%[[CNT]], %[[BEST]], %{{.*}} : tensor<2x64xi32>, tensor<2x64xi64>, tensor<8xi32>)
+// GPU: arith.divui
+// GPU: tensor.extract %[[B]]
+// GPU: %[[CAND:.*]] = util.optimization_barrier %{{.*}} : tensor<2x8x16xi64>
+// GPU: %[[FLAT:.*]] = tensor.collapse_shape %[[CAND]] {{.*}} into tensor<2x128xi64>
+// GPU-NOT: linalg.index
+// GPU: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[FLAT]], %[[FLAT]] : tensor<2x128xi64>, tensor<2x128xi64>)
+// GPU-NOT: iree_linalg_ext
 // GPU: return
-func.func @gpu_wide_takes_rounds(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
+// select=rounds: the same chunks, the best chunks and candidates picked by 8 rounds each.
+// GPUCR-LABEL: func.func @gpu_wide_takes_chunks
+// GPUCR: %[[BEST:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<2x64x16xi64>)
+// GPUCR: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[BEST]] : tensor<2x64xi64>)
+// GPUCR: %[[CAND:.*]] = util.optimization_barrier %{{.*}} : tensor<2x8x16xi64>
+// GPUCR-NOT: tensor.collapse_shape
+// GPUCR: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[CAND]] : tensor<2x8x16xi64>)
+// GPUCR: return
+func.func @gpu_wide_takes_chunks(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
   %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x1024xf32>) {
   ^bb0(%a: f32, %b: f32):
     %r = arith.cmpf oge, %a, %b : f32
@@ -639,4 +699,44 @@ func.func @gpu_wide_takes_rounds(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
   } -> tensor<2x1024xf32>
   %v = tensor.extract_slice %s[0, 0] [2, 8] [1, 1] : tensor<2x1024xf32> to tensor<2x8xf32>
   return %v : tensor<2x8xf32>
+}
+
+// -----
+
+// gpu=true, k = 1 on a wide row (2x1024): chunks of 32, the best of each, then the best of those bests
+// is the answer (no candidates); a narrow row (64) keeps the one-reduction argmax.
+// GPU-LABEL: func.func @gpu_wide_argmax_takes_chunks
+// GPU: %[[B:.*]] = util.optimization_barrier %{{.*}} : tensor<2x1024xi64>
+// GPU: %[[S:.*]] = tensor.expand_shape %[[B]] {{.*}} into tensor<2x32x32xi64>
+// GPU: %[[BEST:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[S]] : tensor<2x32x32xi64>)
+// GPU: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[BEST]] : tensor<2x32xi64>)
+// GPU-NOT: arith.divui
+// GPU-NOT: util.optimization_barrier
+// GPU: return
+func.func @gpu_wide_argmax_takes_chunks(%x: tensor<2x1024xf32>) -> tensor<2x1xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x1024xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x1024xf32>
+  %v = tensor.extract_slice %s[0, 0] [2, 1] [1, 1] : tensor<2x1024xf32> to tensor<2x1xf32>
+  return %v : tensor<2x1xf32>
+}
+
+// -----
+
+// GPU-LABEL: func.func @gpu_narrow_argmax
+// GPU: util.optimization_barrier %{{.*}} : tensor<2x64xi64>
+// GPU-NOT: tensor.expand_shape
+// GPU: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]}
+// GPU-NOT: iterator_types = ["parallel", "reduction"]
+// GPU: return
+func.func @gpu_narrow_argmax(%x: tensor<2x64xf32>) -> tensor<2x1xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x64xf32>
+  %v = tensor.extract_slice %s[0, 0] [2, 1] [1, 1] : tensor<2x64xf32> to tensor<2x1xf32>
+  return %v : tensor<2x1xf32>
 }
