@@ -62,7 +62,8 @@ def test_fixes_sharing_a_phase_run_as_one_pipeline():
 def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
     other = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"]
     limited = {f.name: f.targets for f in fixes.FIXES if "other" not in f.targets}
-    assert limited == {"sort-slice-to-topk": ("cpu", "cuda", "rocm")}  # its forms are proven on those
+    assert limited == {"sort-slice-to-topk": ("cpu", "cuda", "rocm"),  # its forms are proven on those
+                       "attention-add-zero-mask": ("cuda", "rocm")}  # stock is right on the CPU
     for flags, kind in ((CPU, "cpu"), (CUDA, "cuda"), (ROCM, "rocm"), (other, "other")):
         phase_level, _ = fixes.injections(fixes.select("all"), flags)
         names = {n.split("{")[0] for j in phase_level for n in j.pipeline.split(",")}

@@ -45,6 +45,10 @@ FIXES: tuple[Fix, ...] = (
         phase="global-optimization"),
     Fix("softmax-fuse-elementwise", "softmax/normalization fused with its neighbours without full-size temporaries",
         phase="global-optimization"),
+    # GPU only: on the CPU stock is right without a mask, and the mask would cost a little.
+    Fix("attention-add-zero-mask", "attention over a dynamic key length without a mask (nn.MultiheadAttention, "
+        "a TransformerEncoder): wrong numbers on GPUs, the padded keys unmasked", phase="global-optimization",
+        targets=("cuda", "rocm")),
     Fix("clone-splat-dispatch-per-tied-use", "scatters into one broadcast destination merged by stream's CSE "
         "(wrong numbers, e.g. an MoE router over a dynamic token count)", phase="flow"),
     # After clone-splat: once each in-place use of a splat-like dispatch has its own dispatch, only values
