@@ -149,3 +149,17 @@ def test_specs_are_the_arguments_the_injections_parse_from(flags):
     inject, inject_codegen = fixes.specs("all", flags)
     assert [Injection.parse(s) for s in inject] == phase
     assert [CodegenInjection.parse(s) for s in inject_codegen] == codegen
+
+
+def test_fixes_with_compile_to_keep_only_the_fixes_before_the_stop(tmp_path):
+    """--compile-to=flow with --fixes: IR as stock's at flow, with the fixes that run before it
+    (global-optimization) and none after (they were an error before: 'comes at or after')."""
+    phase, codegen = fixes.injections(fixes.select("all"), CUDA, "flow")
+    assert [j.phase for j in phase] == ["global-optimization"] and codegen == []
+    assert fixes.injections(fixes.select("all"), CUDA, "executable-configurations")[1] == []
+    assert fixes.injections(fixes.select("all"), CUDA, "executable-targets")[1] != []
+    out = tmp_path / "flow.mlir"
+    proc = opt_py("compile", "test/models/mha_self/model.mlir", "--fixes", "--compile-to=flow", "-o", str(out), *CUDA)
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    assert "flow.executable" in text and "tensor<?xf32>) outs(" in text  # the attention's zero mask

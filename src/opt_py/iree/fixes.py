@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..errors import CompileError
 from .codegen import CodegenInjection
-from .phases import Injection
+from .phases import PHASES, Injection
 
 
 @dataclass(frozen=True)
@@ -99,15 +99,19 @@ def select(spec: str) -> list[Fix]:
     return [f for f in FIXES if f.name in names]
 
 
-def injections(fixes: list[Fix], iree_flags) -> tuple[list[Injection], list[CodegenInjection]]:
-    """The phase and codegen injections carrying ``fixes`` for the flags' target."""
+def injections(fixes: list[Fix], iree_flags, compile_to: str | None = None
+               ) -> tuple[list[Injection], list[CodegenInjection]]:
+    """The phase and codegen injections carrying ``fixes`` for the flags' target; with ``compile_to``
+    (--compile-to) only those that run before that stop, as stock's IR there has none of the later ones."""
     kind = target_kind(iree_flags)
+    end = PHASES.index(compile_to) if compile_to in PHASES else len(PHASES)
+    codegen_ok = PHASES.index("executable-configurations") < end
     by_phase: dict[str, list[str]] = {}
     by_point: dict[str, list[str]] = {}
     for f in fixes:
-        if f.phase and kind in f.targets:
+        if f.phase and kind in f.targets and PHASES.index(f.phase) < end:
             by_phase.setdefault(f.phase, []).append(f.spelled(kind))
-        if f.codegen.get(kind):
+        if f.codegen.get(kind) and codegen_ok:
             by_point.setdefault(f.codegen[kind], []).append(f.spelled(kind))
     return ([Injection(phase, ",".join(names)) for phase, names in by_phase.items()],
             [CodegenInjection.parse(f"{point}:{','.join(names)}") for point, names in by_point.items()])

@@ -399,7 +399,7 @@ def compile_main(argv: list[str]) -> int:
         injections = [Injection.parse(s) for s in args.inject]
         codegen = [CodegenInjection.parse(s) for s in args.inject_codegen]
         if args.fixes is not None:
-            fix_phases, fix_codegen = fixes.injections(fixes.select(args.fixes), iree_flags)
+            fix_phases, fix_codegen = fixes.injections(fixes.select(args.fixes), iree_flags, args.compile_to)
             injections, codegen = fix_phases + injections, fix_codegen + codegen
         result = compile_with_injections(
             args.input, iree_flags, injections,
