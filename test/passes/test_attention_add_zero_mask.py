@@ -42,6 +42,24 @@ def program(dtype, heads, d, dv, transposed_v, dynamic_q):
     return "\n".join(lines) + "\n"
 
 
+def assert_masked(path_or_text, flags=None):
+    """The pass fired: the attention reaches dispatch creation with a mask of one zero per key."""
+    import tempfile
+
+    from opt_py.iree.phases import Injection, compile_with_injections
+
+    with tempfile.TemporaryDirectory() as d:
+        path = path_or_text
+        if "\n" in path_or_text:
+            path = f"{d}/p.mlir"
+            open(path, "w").write(path_or_text)
+        res = compile_with_injections(path, list(flags or CPU.compile_flags), [Injection.parse(PASS)],
+                                      compile_to="dispatch-creation")
+    assert res.ok, res.messages
+    text = res.output.decode()
+    assert "iree_linalg_ext.attention" in text and "tensor<?xf32>) outs(" in text
+
+
 def reference(q, k, v, transposed_v):
     q, k, v = (a.astype(np.float64) for a in (q, k, v))
     if transposed_v:
@@ -62,6 +80,7 @@ def test_random_attention_matches_numpy_with_the_pass(seed, dtype, transposed_v,
     heads, d, dv = int(rng.integers(1, 5)), int(rng.choice([8, 16, 32])), int(rng.choice([8, 16]))
     path = tmp_path / "attn.mlir"
     path.write_text(program(dtype, heads, d, dv, transposed_v, dynamic_q))
+    assert_masked(path.read_text())
     vmfb = e2e.compile_program(str(path), CPU, inject=(PASS,))
     tol = 2e-2 if dtype == "f16" else 1e-4
     for n in (1, 13, 32, 70):
@@ -76,6 +95,7 @@ def test_random_attention_matches_numpy_with_the_pass(seed, dtype, transposed_v,
 @pytest.mark.parametrize("name", ["mha_self", "transformer_encoder"])
 def test_models_match_pytorch_with_the_pass(name):
     (case,) = corpus_cases(names=[name])
+    assert_masked(case.program)
     vmfb = e2e.compile_program(case.program, CPU, inject=(PASS,))
     outs = e2e.run_runtime(vmfb, CPU, case.function, case.inputs)
     for got, want in zip(outs, case.expected):

@@ -234,6 +234,7 @@ def test_topk_generator_cases_are_exact_and_cover_the_gpu_forms():
         assert all(len(set(r)) == len(r) for r in x.tolist())
         assert not topk.check(c.variant, x, topk.expected(c, [x]))
     assert any(2 * c.variant.k < c.variant.width and c.variant.k <= 64 for c in cases)
+    assert any(c.variant.width == 1024 and 1 < c.variant.k <= 64 and not c.strict for c in cases)  # GPU chunks
     assert any(c.variant.k == c.variant.width for c in cases)
     assert any(c.variant.batch is None and c.rows == 1 for c in cases)
     assert {c.strict for c in cases} == {True, False}

@@ -161,5 +161,6 @@ def test_fixes_with_compile_to_keep_only_the_fixes_before_the_stop(tmp_path):
     out = tmp_path / "flow.mlir"
     proc = opt_py("compile", "test/models/mha_self/model.mlir", "--fixes", "--compile-to=flow", "-o", str(out), *CUDA)
     assert proc.returncode == 0, proc.stderr
+    assert "stops before the fixes at flow, executable-sources, codegen: they are left out" in proc.stderr
     text = out.read_text()
     assert "flow.executable" in text and "tensor<?xf32>) outs(" in text  # the attention's zero mask

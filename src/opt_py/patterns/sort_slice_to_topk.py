@@ -88,8 +88,9 @@ parallel but each row serially, so one round (a dispatch) per k costs k
 serial passes: on an H200, 37x32768 k=64 took 38.3 ms as rounds, 4.2 ms as
 chunks picking by rounds and 0.39 ms as chunks picking by rank. Hence the GPU
 rule (``choose_gpu_form``): argmax or rank under CHUNKS_MIN_WIDTH, chunks
-with rank picks from there, rank where chunks cannot (up to
-GPU_RANK_MAX_WIDTH); elsewhere the sort is left to stock.
+with rank picks from there; where no chunk size divides the width, argmax
+(k = 1), rank up to GPU_RANK_MAX_WIDTH, rounds beyond; elsewhere the sort is
+left to stock.
 
 CPU measurements
 (tools/bench_topk_speed.py, 37 rows, local-sync, us per call): rounds costs
@@ -246,8 +247,9 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
     want_values = any(i == 0 for i, _ in slices)
     chosen = (choose_gpu_form if gpu else choose_form)(width, big_k, _bits(elem)) if form == "auto" else form
     if gpu and chosen not in ("argmax", "rounds", "chunks", "rank"):
-        return rewriter.fail("for GPUs only the materialized argmax, rounds and chunks forms (static width, keys of at "
-                             f"most 32 bits, k <= {MAX_ROUNDS}, 2k < width) compile in IREE 3.13")
+        return rewriter.fail("for GPUs only the materialized argmax, rounds, chunks and rank forms, on a static width "
+                             f"and keys of at most 32 bits, and on rows over {GPU_RANK_MAX_WIDTH} only with "
+                             f"k <= {MAX_ROUNDS} and 2k < width (choose_gpu_form)")
     if chosen in ("argmax", "rank", "rounds", "chunks") and (width is None or _bits(elem) > 32):
         return rewriter.fail(f"the {chosen} form needs a static width and keys of at most 32 bits")
     if chosen == "argmax" and big_k != 1:
@@ -325,18 +327,23 @@ def chunks_pay(width: int, k: int) -> bool:
 
 def choose_gpu_form(width, k: int, key_bits: int):
     """For GPUs (every form materialized). IREE's GPU code runs a reduction's rows in parallel but each
-    row serially, and a round is a dispatch of its own, so the GPU rule takes no rounds: on rows under
+    row serially, and a round is a dispatch of its own, so the GPU rule avoids rounds: on rows under
     CHUNKS_MIN_WIDTH argmax (k = 1) or rank (every row and position in parallel); from there chunks
-    (chunk bests in parallel, then ranks over the chunk bests and over the candidates), or rank where
-    chunks cannot (2k >= width, k > 64) up to GPU_RANK_MAX_WIDTH. None (leave the sort) for dynamic
-    widths, keys over 32 bits and wider rows (H200 figures: docs/passes/sort-slice-to-topk.md)."""
+    (chunk bests in parallel, then ranks over the chunk bests and over the candidates); where no chunk
+    size divides the width (odd widths), argmax for k = 1, rank up to GPU_RANK_MAX_WIDTH, and rounds
+    beyond (k <= 64). None (leave the sort) for dynamic widths, keys over 32 bits, and k > 64 or
+    2k >= width on rows wider than GPU_RANK_MAX_WIDTH (H200 figures: docs/passes/sort-slice-to-topk.md)."""
     if width is None or key_bits > 32:
         return None
     if width < CHUNKS_MIN_WIDTH:
         return "argmax" if k == 1 else "rank"
     if k <= MAX_ROUNDS and 2 * k < width and chunk_size(width, k) is not None:
         return "chunks"
-    return "rank" if width <= GPU_RANK_MAX_WIDTH else None
+    if k == 1:
+        return "argmax"
+    if width <= GPU_RANK_MAX_WIDTH:
+        return "rank"
+    return "rounds" if k <= MAX_ROUNDS and 2 * k < width else None
 
 
 def choose_form(width, k: int, key_bits: int) -> str:

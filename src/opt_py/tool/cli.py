@@ -399,7 +399,14 @@ def compile_main(argv: list[str]) -> int:
         injections = [Injection.parse(s) for s in args.inject]
         codegen = [CodegenInjection.parse(s) for s in args.inject_codegen]
         if args.fixes is not None:
-            fix_phases, fix_codegen = fixes.injections(fixes.select(args.fixes), iree_flags, args.compile_to)
+            chosen = fixes.select(args.fixes)
+            fix_phases, fix_codegen = fixes.injections(chosen, iree_flags, args.compile_to)
+            every_phase, every_codegen = fixes.injections(chosen, iree_flags)
+            later = [j.phase for j in every_phase if j not in fix_phases]
+            later += ["codegen"] if len(every_codegen) > len(fix_codegen) else []
+            if later:
+                print(f"opt-py: note: --compile-to={args.compile_to} stops before the fixes at "
+                      f"{', '.join(later)}: they are left out", file=sys.stderr)
             injections, codegen = fix_phases + injections, fix_codegen + codegen
         result = compile_with_injections(
             args.input, iree_flags, injections,

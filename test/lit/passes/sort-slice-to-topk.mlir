@@ -740,3 +740,62 @@ func.func @gpu_narrow_argmax(%x: tensor<2x64xf32>) -> tensor<2x1xf32> {
   %v = tensor.extract_slice %s[0, 0] [2, 1] [1, 1] : tensor<2x64xf32> to tensor<2x1xf32>
   return %v : tensor<2x1xf32>
 }
+
+// -----
+
+// GPU rule where no chunk size divides the width (odd widths, a 50257-token vocabulary): k = 1 takes
+// the one-reduction argmax at any width; k = 4 the rank count up to 4096 wide and materialized rounds
+// beyond (each still far cheaper than the sort).
+// GPU-LABEL: func.func @gpu_odd_vocab_argmax
+// GPU: util.optimization_barrier %{{.*}} : tensor<2x50257xi64>
+// GPU-NOT: tensor.expand_shape
+// GPU: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]}
+// GPU-NOT: iterator_types = ["parallel", "reduction"]
+// GPU: return
+func.func @gpu_odd_vocab_argmax(%x: tensor<2x50257xf32>) -> tensor<2x1xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x50257xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x50257xf32>
+  %v = tensor.extract_slice %s[0, 0] [2, 1] [1, 1] : tensor<2x50257xf32> to tensor<2x1xf32>
+  return %v : tensor<2x1xf32>
+}
+
+// -----
+
+// GPU-LABEL: func.func @gpu_odd_rank
+// GPU: util.optimization_barrier %{{.*}} : tensor<2x1001xi64>
+// GPU-NOT: tensor.expand_shape
+// GPU: arith.constant dense<[0, 1, 2, 3]> : tensor<4xi32>
+// GPU: return
+func.func @gpu_odd_rank(%x: tensor<2x1001xf32>) -> tensor<2x4xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x1001xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x1001xf32>
+  %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x1001xf32> to tensor<2x4xf32>
+  return %v : tensor<2x4xf32>
+}
+
+// -----
+
+// GPU-LABEL: func.func @gpu_odd_wide_rounds
+// GPU: %[[B:.*]] = util.optimization_barrier %{{.*}} : tensor<2x8191xi64>
+// GPU-NOT: tensor.expand_shape
+// GPU: %[[R1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[B]] : tensor<2x8191xi64>)
+// GPU: %[[R2:.*]] = linalg.generic {{.*}} ins(%[[B]], %[[R1]] : tensor<2x8191xi64>, tensor<2xi64>)
+// GPU: %[[R3:.*]] = linalg.generic {{.*}} ins(%[[B]], %[[R2]] : tensor<2x8191xi64>, tensor<2xi64>)
+// GPU: %[[R4:.*]] = linalg.generic {{.*}} ins(%[[B]], %[[R3]] : tensor<2x8191xi64>, tensor<2xi64>)
+// GPU-NOT: arith.constant dense
+// GPU: return
+func.func @gpu_odd_wide_rounds(%x: tensor<2x8191xf32>) -> tensor<2x4xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<2x8191xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<2x8191xf32>
+  %v = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<2x8191xf32> to tensor<2x4xf32>
+  return %v : tensor<2x4xf32>
+}
