@@ -39,7 +39,7 @@ class Fix:
 FIXES: tuple[Fix, ...] = (
     # On GPUs its GPU selection (gpu=true: argmax, rank counts, chunks with rank picks; composites materialized).
     Fix("sort-slice-to-topk", "a sort read only through a leading slice (torch.topk, argsort[:k]): IREE's "
-        "O(n^2) sort becomes a top-k, an arg-max or a rank count", phase="global-optimization",
+        "O(n^2) sort becomes a top-k, an arg-max, a rank count or chunks", phase="global-optimization",
         targets=("cpu", "cuda", "rocm"), options={"cuda": "{gpu=true}", "rocm": "{gpu=true}"}),
     Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion",
         phase="global-optimization"),

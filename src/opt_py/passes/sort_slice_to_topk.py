@@ -31,9 +31,9 @@ class SortSliceToTopk(PatternPass):
                                       "dispatch (behind util.optimization_barrier), so no reduction reads "
                                       "linalg.index")
 
-    gpu: bool = option(False, "for GPU targets: the materialized forms by the GPU rule (argmax, rank, chunks; "
-                              "IREE 3.13 compiles them for cuda and rocm); the top-k op form and the sorts the "
-                              "rule does not take are left alone")
+    gpu: bool = option(False, "for GPU targets: the materialized forms by the GPU rule (argmax, rank, chunks, "
+                              "rounds on odd widths; IREE 3.13 compiles them for cuda and rocm); the top-k op "
+                              "form and the sorts the rule does not take are left alone")
 
     select: str = option("rank", "materialized chunks form: how the k best chunks and the k best candidates are "
                                  "picked, by counting ranks (rank) or by k rounds (rounds)")
