@@ -538,15 +538,30 @@ def _stack(winners, keys, dim, out_t, f):
     return g.results[0]
 
 
+def _composites(keys, dims, dim, order):
+    """The i64 composite of every key (one parallel generic; the only reader of linalg.index)."""
+    return _parallel_generic([keys], ir.RankedTensorType.get(ir.RankedTensorType(keys.type).shape, _int(64)), dims,
+                             lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
+
+
+def _materialized_composites(keys, dim, order):
+    """(the composites behind a barrier, the keys' sizes): the GPU forms' first dispatch."""
+    dims = _dims_of(keys)
+    return _barrier(_composites(keys, dims, dim, order), keys), dims
+
+
+def _per_pick(picked, dims, dim, elem, f):
+    """``f`` of each of the k picked composites ([.., k, ..] i64) as ``elem``: one parallel generic."""
+    sizes = dims[:dim] + [ir.RankedTensorType(picked.type).get_dim_size(dim)] + dims[dim + 1:]
+    return _parallel_generic([picked], ir.RankedTensorType.get(ir.RankedTensorType(picked.type).shape, elem), sizes,
+                             lambda blk: f(blk.arguments[0]))
+
+
 def _rounds_materialized(keys, dim, k, order, out_t):
     """argmax / rounds with the composites in their own dispatch: one parallel generic (it reads
     linalg.index) behind a util.optimization_barrier, so IREE cannot fuse it into the k reductions,
     whose bodies then read only their operands."""
-    kt = ir.RankedTensorType(keys.type)
-    comps = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, _int(64)), _dims_of(keys),
-                              lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
-    comps = _barrier(comps, keys)
-    dims = _dims_of(keys)
+    comps, dims = _materialized_composites(keys, dim, order)
     winners = []
     for _ in range(k):
         winners.append(_best_of(comps, [dim], order, winners[-1] if winners else None, dims))
@@ -699,28 +714,20 @@ def _chunks_materialized(keys, dim, k, order, out_t, c, select="rank"):
     kt = ir.RankedTensorType(keys.type)
     rank = kt.rank
     i32, i64 = _int(32), _int(64)
-    dims = _dims_of(keys)
-    comps = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, i64), dims,
-                              lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
-    comps = _barrier(comps, keys)
+    comps, dims = _materialized_composites(keys, dim, order)
     split = _split_chunks(comps, dims, dim, c)
     bests = _best_of(split, [dim + 1], order, None, dims[:dim] + [kt.get_dim_size(dim) // c, c] + dims[dim + 1:])
     best_dims = dims[:dim] + [kt.get_dim_size(dim) // c] + dims[dim + 1:]
-
-    def chunk_start(w):
-        return _chunk_start(w, order, c)
-
     if k == 1 or select == "rounds":
         won = []
         for _ in range(k):
             won.append(_best_of(bests, [dim], order, won[-1] if won else None, best_dims))
         if k == 1:  # the best chunk best is the best
             return _stack(won, keys, dim, out_t, lambda w: _decode(w, order, out_t))
-        first = _stack(won, keys, dim, i32, chunk_start)
+        first = _stack(won, keys, dim, i32, lambda w: _chunk_start(w, order, c))
     else:
-        won = _rank_pick(bests, best_dims, dim, k, order)
-        first = _parallel_generic([won], ir.RankedTensorType.get(ir.RankedTensorType(won.type).shape, i32),
-                                  dims[:dim] + [k] + dims[dim + 1:], lambda blk: chunk_start(blk.arguments[0]))
+        first = _per_pick(_rank_pick(bests, best_dims, dim, k, order), dims, dim, i32,
+                          lambda w: _chunk_start(w, order, c))
     gathered, cand_sizes = _candidates(first, dims, dim, k, c, lambda at, pos: tensor.extract(comps, at))
     cands = _barrier(gathered, None, [x for x in cand_sizes if not isinstance(x, int)])
     if select == "rounds":
@@ -732,8 +739,7 @@ def _chunks_materialized(keys, dim, k, order, out_t, c, select="rank"):
     flat_static[dim] = k * c
     flat = tensor.collapse_shape(ir.RankedTensorType.get(flat_static, i64), cands, _chunk_groups(rank, dim))
     best = _rank_pick(flat, dims[:dim] + [k * c] + dims[dim + 1:], dim, k, order)
-    return _parallel_generic([best], ir.RankedTensorType.get(ir.RankedTensorType(best.type).shape, out_t),
-                             dims[:dim] + [k] + dims[dim + 1:], lambda blk: _decode(blk.arguments[0], order, out_t))
+    return _per_pick(best, dims, dim, out_t, lambda w: _decode(w, order, out_t))
 
 
 def _rank_counts(comps, dims, dim, order):
@@ -784,14 +790,8 @@ def _rank_pick(comps, dims, dim, k, order):
 def _rank_materialized(keys, dim, k, order, out_t):
     """The rank form for GPUs: composites behind a barrier, the k best picked by counting (_rank_pick),
     decoded by a parallel generic."""
-    kt = ir.RankedTensorType(keys.type)
-    dims = _dims_of(keys)
-    comps = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, _int(64)), dims,
-                              lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
-    comps = _barrier(comps, keys)
-    best = _rank_pick(comps, dims, dim, k, order)
-    return _parallel_generic([best], ir.RankedTensorType.get(ir.RankedTensorType(best.type).shape, out_t),
-                             dims[:dim] + [k] + dims[dim + 1:], lambda blk: _decode(blk.arguments[0], order, out_t))
+    comps, dims = _materialized_composites(keys, dim, order)
+    return _per_pick(_rank_pick(comps, dims, dim, k, order), dims, dim, out_t, lambda w: _decode(w, order, out_t))
 
 
 def _expand_at(reduced, keys, dim, elem):
@@ -816,14 +816,12 @@ def _rank_select(keys, dim, k, order, out_t):
 
     Both are plain reductions that vectorize; the work is width^2 + width*k per row.
     """
-    kt = ir.RankedTensorType(keys.type)
-    rank = kt.rank
-    i32, i64 = _int(32), _int(64)
-    comp = _parallel_generic([keys], ir.RankedTensorType.get(kt.shape, i64), _dims_of(keys),
-                             lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
+    rank = ir.RankedTensorType(keys.type).rank
+    i32 = _int(32)
+    dims = _dims_of(keys)
     ident = list(range(rank))
     at_j = [rank if d == dim else d for d in range(rank)]
-    counts = _rank_counts(comp, _dims_of(keys), dim, order)
+    counts = _rank_counts(_composites(keys, dims, dim, order), dims, dim, order)
     # loops: the output's dims (dim has size k: the rank r), then i at the end
     sizes = _sizes(keys, dim, k)
     zero_out = linalg.fill(arith.constant(out_t, 0), outs=[tensor.empty(sizes, out_t)])
