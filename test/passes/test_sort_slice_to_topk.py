@@ -260,6 +260,28 @@ def test_sorted_dimension_not_last(form, tmp_path):
     assert np.array_equal(got[1], order) and np.array_equal(got[1], want[1]) and np.array_equal(got[0], want[0])
 
 
+@pytest.mark.parametrize("form", ["rounds", "chunks", "rank", "rounds+gpu", "chunks+gpu", "rank+gpu"])
+@pytest.mark.parametrize("order", ["desc", "asc"])
+def test_int32_extremes_at_the_row_ends(order, form, tmp_path):
+    """The composites' edges: INT32_MAX / INT32_MIN keys at the first and last positions. The
+    largest composite (INT32_MAX at 0, descending) and the smallest (INT32_MIN at 0, ascending) must
+    still come after the first round's constant, and decode to their indices."""
+    v = topk.Variant("both", 4, 16, "i32", 4, order)
+    vmfb = _compile(tmp_path, "extremes", _stable(v, topk.program(v)), (forced(form),))
+    top, low = np.iinfo(np.int32).max, np.iinfo(np.int32).min
+    x = np.zeros((4, 16), np.int32)
+    x[0, [0, 15]] = top
+    x[1, [0, 15]] = low
+    x[2, :] = top
+    x[3, :] = low
+    x[3, 7] = top
+    vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    key = -x.astype(np.int64) if order == "desc" else x.astype(np.int64)
+    want = np.argsort(key, axis=1, kind="stable")[:, :4]
+    assert np.array_equal(idx, want)
+    assert np.array_equal(vals, np.take_along_axis(x, want, 1))
+
+
 @pytest.mark.parametrize("width,k,chunks", [(1024, 8, True), (32768, 64, True), (256, 8, False), (512, 64, False)])
 def test_auto_takes_chunks_on_wide_rows(width, k, chunks, tmp_path):
     """The cost rule: chunks on rows of at least 512 where it does at most 0.6 of rounds' compares."""

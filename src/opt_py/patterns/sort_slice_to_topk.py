@@ -40,16 +40,18 @@ keeps its own bits (-0.0, NaN payloads).
 
 Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
 
-* ``argmax`` (k = 1, static width, keys of at most 32 bits): one reduction
-  of i64 composites ``key << 32 | (2^32-1-index)`` (descending; ``| index``
-  ascending, with min) and a decode of the index: vectorized, one dispatch,
-  O(n). Distinct positions never tie, so the winner is the lowest index
-  among the best keys.
+* ``argmax`` (k = 1, static width below 2^31, keys of at most 32 bits): one
+  reduction of i64 composites ``key << 32 | (0x7FFFFFFE - index)``
+  (descending; ``| (index + 0x80000001)`` ascending, with min) and a decode
+  of the index: vectorized, one dispatch, O(n). Distinct positions never
+  tie, so the winner is the lowest index among the best keys.
 * ``rounds`` (static width, keys of at most 32 bits, k <= 64): k masked
   arg-max reductions over the composites, round r keeping the best one that
   comes after round r-1's winner (composites of distinct positions differ,
-  so this excludes exactly the earlier winners), then one generic decoding
-  the k winners. k vectorized O(n) reductions, one dispatch each.
+  so this excludes exactly the earlier winners; round 0 comes after a
+  constant beyond every composite, so the k rounds are one executable), then
+  one generic decoding the k winners and reading their keys. k vectorized
+  O(n) reductions, one dispatch each.
 * ``rank`` (static width, keys of at most 32 bits): rank[i] = how many
   composites come before i's (a vectorized reduction, O(n^2)), then
   out[r] = the i with rank r (O(n*k)), written in the index type directly.
@@ -124,6 +126,11 @@ MAX_ROUNDS = 64  # the rounds form makes one reduction dispatch per round
 CHUNKS_MIN_WIDTH = 512  # narrower rows: the chunks form's k + 3 extra dispatches cost more than it saves
 CHUNKS_GAIN = 0.6  # chunks when its compare count is at most this fraction of the rounds form's
 GPU_RANK_MAX_WIDTH = 4096  # GPUs: the rank form's O(width^2) count no wider than this (choose_gpu_form)
+# A composite's low half (_composite): LOW_DESC - index or index + LOW_ASC, for indices below INT32_MAX.
+# Every composite then comes after BEFORE_ALL[order] (0x7FFFFFFF_7FFFFFFF above the largest,
+# 0x80000000_80000000 below the smallest), which is a 4-byte pattern repeated.
+LOW_DESC, LOW_ASC = 0x7FFFFFFE, 0x80000001
+BEFORE_ALL = {"desc": 0x7FFFFFFF7FFFFFFF, "asc": -0x7FFFFFFF80000000}
 FORMS = ("auto", "topk", "rank", "argmax", "rounds", "chunks")
 
 
@@ -250,8 +257,8 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
         return rewriter.fail("for GPUs only the materialized argmax, rounds, chunks and rank forms, on a static width "
                              f"and keys of at most 32 bits, and on rows over {GPU_RANK_MAX_WIDTH} only with "
                              f"k <= {MAX_ROUNDS} and 2k < width (choose_gpu_form)")
-    if chosen in ("argmax", "rank", "rounds", "chunks") and (width is None or _bits(elem) > 32):
-        return rewriter.fail(f"the {chosen} form needs a static width and keys of at most 32 bits")
+    if chosen in ("argmax", "rank", "rounds", "chunks") and (width is None or width > INT32_MAX or _bits(elem) > 32):
+        return rewriter.fail(f"the {chosen} form needs a static width below 2^31 and keys of at most 32 bits")
     if chosen == "argmax" and big_k != 1:
         return rewriter.fail("the argmax form computes only k = 1")
     if chosen == "rounds" and not 1 <= big_k <= MAX_ROUNDS:
@@ -271,16 +278,21 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
                 results[1] = idx if ir.IntegerType(idx_type).width == 32 else _extsi(idx, idx_type)
         else:
             out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
-            idx = (_rounds_materialized(keys, dim, big_k, order, out_t) if materialize and chosen in ("argmax", "rounds")
-                   else _chunks_materialized(keys, dim, big_k, order, out_t, chunk, select)
-                   if materialize and chosen == "chunks"
-                   else _rank_materialized(keys, dim, big_k, order, out_t) if materialize and chosen == "rank"
-                   else _argmax(keys, dim, order, out_t) if chosen == "argmax"
-                   else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
-                   else _chunks(keys, dim, big_k, order, out_t, chunk) if chosen == "chunks"
-                   else _rank_select(keys, dim, big_k, order, out_t))
-            if want_values:
-                results[0] = _gather(keys, idx, dim)
+            if chosen in ("rounds", "chunks") and not materialize and want_values:  # one generic for both
+                results[0], idx = (_rounds(keys, dim, big_k, order, out_t, True) if chosen == "rounds"
+                                   else _chunks(keys, dim, big_k, order, out_t, chunk, True))
+            else:
+                idx = (_rounds_materialized(keys, dim, big_k, order, out_t)
+                       if materialize and chosen in ("argmax", "rounds")
+                       else _chunks_materialized(keys, dim, big_k, order, out_t, chunk, select)
+                       if materialize and chosen == "chunks"
+                       else _rank_materialized(keys, dim, big_k, order, out_t) if materialize and chosen == "rank"
+                       else _argmax(keys, dim, order, out_t) if chosen == "argmax"
+                       else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
+                       else _chunks(keys, dim, big_k, order, out_t, chunk) if chosen == "chunks"
+                       else _rank_select(keys, dim, big_k, order, out_t))
+                if want_values:
+                    results[0] = _gather(keys, idx, dim)
             results[1] = idx
         if big_k == width:  # results of the sort's own types: every use reads them as it read the sort's
             # An unused result has no uses; any value of its type stands in for it.
@@ -333,7 +345,7 @@ def choose_gpu_form(width, k: int, key_bits: int):
     size divides the width (odd widths), argmax for k = 1, rank up to GPU_RANK_MAX_WIDTH, and rounds
     beyond (k <= 64). None (leave the sort) for dynamic widths, keys over 32 bits, and k > 64 or
     2k >= width on rows wider than GPU_RANK_MAX_WIDTH (H200 figures: docs/passes/sort-slice-to-topk.md)."""
-    if width is None or key_bits > 32:
+    if width is None or width > INT32_MAX or key_bits > 32:
         return None
     if width < CHUNKS_MIN_WIDTH:
         return "argmax" if k == 1 else "rank"
@@ -348,7 +360,7 @@ def choose_gpu_form(width, k: int, key_bits: int):
 
 def choose_form(width, k: int, key_bits: int) -> str:
     """The cheapest form for a row of ``width`` keys (None: dynamic) and the top ``k`` (module docstring)."""
-    if width is None or key_bits > 32:
+    if width is None or width > INT32_MAX or key_bits > 32:
         return "topk"
     if k == 1:
         return "argmax"
@@ -416,8 +428,10 @@ def _composite(x, pos, order):
     """One i64 that orders (key, index) as the result must: the key above, the index below.
 
     Descending wants the larger key and then the lower index first, so the
-    low half holds 2^32-1-index and the larger composite wins; ascending holds
-    the index and the smaller composite wins. Distinct positions never tie.
+    low half holds LOW_DESC - index and the larger composite wins; ascending
+    holds index + LOW_ASC and the smaller composite wins. Distinct positions
+    never tie, and with indices below INT32_MAX every composite comes after
+    BEFORE_ALL[order] (_before_all).
     """
     i64 = _int(64)
     key = _ordered_key(x) if _float_key(x.type) else x
@@ -425,7 +439,9 @@ def _composite(x, pos, order):
         key = arith.extsi(i64, key)
     low = arith.index_cast(i64, pos)
     if order == "desc":
-        low = arith.subi(arith.constant(i64, 2**32 - 1), low)
+        low = arith.subi(arith.constant(i64, LOW_DESC), low)
+    else:
+        low = arith.addi(low, arith.constant(i64, LOW_ASC))
     return arith.ori(arith.shli(key, arith.constant(i64, 32)), low)
 
 
@@ -453,7 +469,9 @@ def _decode(composite, order, out_t):
     """The index a composite holds in its low 32 bits, as ``out_t``."""
     low = arith.trunci(_int(32), composite)
     if order == "desc":
-        low = arith.subi(arith.constant(_int(32), -1), low)  # 2^32-1-i, mod 2^32
+        low = arith.subi(arith.constant(_int(32), LOW_DESC), low)
+    else:
+        low = arith.subi(low, arith.constant(_int(32), LOW_ASC - 2**32))  # mod 2^32
     return low if ir.IntegerType(out_t).width == 32 else arith.extui(out_t, low)
 
 
@@ -482,32 +500,54 @@ def _best_below(keys, dim, order, prev):
     return g.results[0]
 
 
-def _rounds(keys, dim, k, order, out_t):
+def _before_all(sizes, order):
+    """A tensor of ``sizes`` holding BEFORE_ALL[order], read by round 0 as the later rounds read the
+    previous winners, so that all rounds are one executable. Behind a barrier, so that the fill is not
+    fused into round 0; the value repeats 4 bytes, so IREE fills it with no dispatch of its own."""
+    fill = linalg.fill(arith.constant(_int(64), BEFORE_ALL[order]), outs=[tensor.empty(sizes, _int(64))])
+    return _barrier(fill, None, [x for x in sizes if not isinstance(x, int)])
+
+
+def _rounds(keys, dim, k, order, out_t, values=False):
     """Small k: k masked arg-max reductions, round r keeping the best composite after round r-1's.
 
     Composites of distinct positions differ, so "after the previous winner"
     excludes exactly the winners so far. Each round is a vectorized O(n)
     reduction (its own dispatch); a last generic decodes the k winners into
-    the index tensor.
+    the index tensor (and, with ``values``, reads their keys: _stack).
     """
-    winners = []
+    winners = [_before_all([s for d, s in enumerate(_dims_of(keys)) if d != dim], order)]
     for _ in range(k):
-        winners.append(_best_below(keys, dim, order, winners[-1] if winners else None))
-    return _stack(winners, keys, dim, out_t, lambda c: _decode(c, order, out_t))
+        winners.append(_best_below(keys, dim, order, winners[-1]))
+    return _stack(winners[1:], keys, dim, out_t, lambda c: _decode(c, order, out_t), values)
 
 
-def _stack(winners, keys, dim, out_t, f):
+def _stack(winners, keys, dim, out_t, f, values=False):
     """out[.., r, ..] = f(winners[r]): the k per-row winners along ``dim``.
 
     Static outer dims: one parallel generic reading all k (a select chain on r).
     Dynamic ones: each winner is a binding with push constants for its dims, and
     k = 64 of them exceed the CPU runtime's 64 constants per dispatch, so the
     winners are first stacked as the rows of a [k, outer...] tensor (contiguous
-    updates, no dispatch each) and decoded by a one-input generic."""
+    updates, no dispatch each) and decoded by a one-input generic.
+    ``values``: the same generic also reads each index's key from ``keys`` and
+    returns (values, indices), one dispatch where a separate gather made two."""
     k = len(winners)
     kt = ir.RankedTensorType(keys.type)
     rank = kt.rank
     i64 = _int(64)
+    outs = [tensor.empty(_sizes(keys, dim, k), out_t)]
+    if values:
+        outs.insert(0, tensor.empty(_sizes(keys, dim, k), kt.element_type))
+
+    def yield_picked(pick):
+        idx = f(pick)
+        if not values:
+            return linalg.YieldOp([idx])
+        at = [linalg.IndexOp(d).result for d in range(rank)]
+        at[dim] = arith.index_cast(ir.IndexType.get(), idx)
+        return linalg.YieldOp([tensor.extract(keys, at), idx])
+
     if any(kt.is_dynamic_dim(d) for d in range(rank) if d != dim) and k > 1:
         # [k, outer...]: each winner is one contiguous row, an update IREE does without a dispatch
         outer_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
@@ -516,26 +556,26 @@ def _stack(winners, keys, dim, out_t, f):
         static = [s if isinstance(s, int) else DYNAMIC for s in outer_sizes]
         for r, w in enumerate(winners):
             whole = tensor.insert_slice(w, whole, [], dyn, [], [r] + [0] * (rank - 1), [1] + static, [1] * rank)
-        empty = tensor.empty(_sizes(keys, dim, k), out_t)
         src = [dim] + [d for d in range(rank) if d != dim]
-        g = linalg.GenericOp([empty.type], [whole], [empty], _maps(src, list(range(rank)), rank=rank),
+        g = linalg.GenericOp([o.type for o in outs], [whole], outs,
+                             _maps(src, *([list(range(rank))] * len(outs)), rank=rank),
                              _iterators(["parallel"] * rank))
-        block = g.regions[0].blocks.append(i64, out_t)
+        block = g.regions[0].blocks.append(i64, *[ir.RankedTensorType(o.type).element_type for o in outs])
         with ir.InsertionPoint(block):
-            linalg.YieldOp([f(block.arguments[0])])
-        return g.results[0]
-    empty = tensor.empty(_sizes(keys, dim, k), out_t)
+            yield_picked(block.arguments[0])
+        return tuple(g.results) if values else g.results[0]
     outer = [d for d in range(rank) if d != dim]
-    g = linalg.GenericOp([empty.type], winners, [empty], _maps(*([outer] * k), list(range(rank)), rank=rank),
+    g = linalg.GenericOp([o.type for o in outs], winners, outs,
+                         _maps(*([outer] * k), *([list(range(rank))] * len(outs)), rank=rank),
                          _iterators(["parallel"] * rank))
-    block = g.regions[0].blocks.append(*([i64] * k), out_t)
+    block = g.regions[0].blocks.append(*([i64] * k), *[ir.RankedTensorType(o.type).element_type for o in outs])
     with ir.InsertionPoint(block):
         r = linalg.IndexOp(dim).result
         pick = block.arguments[0]
         for j in range(1, k):
             pick = arith.select(arith.cmpi(arith.CmpIPredicate.eq, r, index_constant(j)), block.arguments[j], pick)
-        linalg.YieldOp([f(pick)])
-    return g.results[0]
+        yield_picked(pick)
+    return tuple(g.results) if values else g.results[0]
 
 
 def _composites(keys, dims, dim, order):
@@ -662,7 +702,7 @@ def _candidates(first, dims, dim, k, c, composite_at):
     return g.results[0], sizes
 
 
-def _chunks(keys, dim, k, order, out_t, c):
+def _chunks(keys, dim, k, order, out_t, c, values=False):
     """Wide rows, large k: the rows cut in chunks of ``c``; only chunks whose best is among the k best
     chunk bests can hold a top-k element (k better chunk bests would beat all of a chunk's elements).
 
@@ -693,18 +733,19 @@ def _chunks(keys, dim, k, order, out_t, c):
         linalg.YieldOp([arith.maxsi(comp, block.arguments[1]) if order == "desc"
                         else arith.minsi(comp, block.arguments[1])])
     bests = g.results[0]
-    # 2. the k best chunks: their first positions, along dim
-    won = []
+    # 2. the k best chunks: their first positions, along dim (round 0 after _before_all, as in _rounds)
+    outer_sizes = [s for d, s in enumerate(dims) if d != dim]
+    won = [_before_all(outer_sizes, order)]
     for _ in range(k):
-        won.append(_best_of(bests, [dim], order, won[-1] if won else None))
-    first = _stack(won, keys, dim, _int(32), lambda w: _chunk_start(w, order, c))
+        won.append(_best_of(bests, [dim], order, won[-1]))
+    first = _stack(won[1:], keys, dim, _int(32), lambda w: _chunk_start(w, order, c))
     # 3. candidates [.., k, c, ..]: the composites of the chosen chunks' elements
     cands, _ = _candidates(first, dims, dim, k, c, lambda at, pos: _composite(tensor.extract(keys, at), pos, order))
     # 4. k rounds over the k*c candidates of each row
-    winners = []
+    winners = [_before_all(outer_sizes, order)]
     for _ in range(k):
-        winners.append(_best_of(cands, [dim, dim + 1], order, winners[-1] if winners else None))
-    return _stack(winners, keys, dim, out_t, lambda w: _decode(w, order, out_t))
+        winners.append(_best_of(cands, [dim, dim + 1], order, winners[-1]))
+    return _stack(winners[1:], keys, dim, out_t, lambda w: _decode(w, order, out_t), values)
 
 
 def _chunks_materialized(keys, dim, k, order, out_t, c, select="rank"):

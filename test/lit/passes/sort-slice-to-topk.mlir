@@ -15,25 +15,30 @@
 
 
 // torch.topk as exported: oge over values and an i64 iota, indices sliced.
-// k = 4 of 64: four rounds of arg-max over i64 composites (ordered key << 32 | 2^32-1-index; the
-// ordered key: -0.0 -> +0.0, NaN -> +qNaN, magnitude bits flipped when negative), each round keeping
-// the best composite below the previous round's, then one generic decoding the four into indices.
+// k = 4 of 64: four rounds of arg-max over i64 composites (ordered key << 32 | 0x7FFFFFFE-index;
+// the ordered key: -0.0 -> +0.0, NaN -> +qNaN, magnitude bits flipped when negative), each round
+// keeping the best composite below the previous round's; round 0 keeps those below 0x7FFFFFFF7FFFFFFF
+// (above every composite, behind a barrier), so the four rounds are alike. Then one generic decodes
+// the four into indices.
 // CHECK-LABEL: func.func @topk_indices
 // CHECK-NOT: iree_linalg_ext
-// CHECK: %[[R1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<37x64xf32>) outs(%{{.*}} : tensor<37xi64>)
+// CHECK: %[[TOP:.*]] = arith.constant 9223372034707292159 : i64
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[TOP]] : i64)
+// CHECK: %[[R0:.*]] = util.optimization_barrier %[[F]] : tensor<37xi64>
+// CHECK: %[[R1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%arg0, %[[R0]] : tensor<37x64xf32>, tensor<37xi64>) outs(%{{.*}} : tensor<37xi64>)
 // CHECK: arith.cmpf uno
 // CHECK: arith.addf
 // CHECK: arith.bitcast %{{.*}} : f32 to i32
 // CHECK: arith.shrsi
 // CHECK: arith.xori
+// CHECK: arith.constant 2147483646 : i64
+// CHECK: arith.subi
 // CHECK: arith.shli
-// CHECK: arith.ori
-// CHECK: arith.maxsi
-// CHECK: %[[R2:.*]] = linalg.generic {{.*}} ins(%arg0, %[[R1]] : tensor<37x64xf32>, tensor<37xi64>)
 // CHECK: %[[C:.*]] = arith.ori
 // CHECK: %[[B:.*]] = arith.cmpi slt, %[[C]], %in
 // CHECK: arith.select %[[B]], %[[C]]
 // CHECK: arith.maxsi
+// CHECK: %[[R2:.*]] = linalg.generic {{.*}} ins(%arg0, %[[R1]] : tensor<37x64xf32>, tensor<37xi64>)
 // CHECK: %[[R3:.*]] = linalg.generic {{.*}} ins(%arg0, %[[R2]] : tensor<37x64xf32>, tensor<37xi64>)
 // CHECK: %[[R4:.*]] = linalg.generic {{.*}} ins(%arg0, %[[R3]] : tensor<37x64xf32>, tensor<37xi64>)
 // CHECK: linalg.generic {{.*}} ins(%[[R1]], %[[R2]], %[[R3]], %[[R4]] : {{.*}}) outs(%{{.*}} : tensor<37x4xi64>)
@@ -125,7 +130,7 @@ func.func @both_asc_dynamic(%x: tensor<?x?xf16>) -> (tensor<?x2xf16>, tensor<?x5
 // CHECK-NOT: iree_linalg_ext.topk
 // CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
 // CHECK: arith.maxsi
-// CHECK: outs(%{{.*}} : tensor<4x3xi32>)
+// CHECK: outs(%{{.*}}, %{{.*}} : tensor<4x3xi32>, tensor<4x3xi32>)
 // CHECK: tensor.extract %arg0
 // RANK-LABEL: func.func @int_values_dim0
 // RANK: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
@@ -463,7 +468,9 @@ func.func @rounds_zero_width(%x: tensor<4x0xf32>) -> tensor<4x0xf32> {
 // The chunks form, 2x64 k=4: chunks of C=4 (sqrt(2*64/4) rounded down to a power of two); each
 // chunk's best composite with its global index (chunk * 4 + lane), four rounds over the 16 chunk
 // bests, the four chosen chunks' first positions, their 16 composites gathered with global indices,
-// four rounds over those reducing both dims, then the decode.
+// four rounds over those reducing both dims, then the decode. Each first round keeps the composites
+// below a constant above all of them (behind a barrier), as the later rounds keep those below the
+// previous winner.
 // CHUNKS-LABEL: func.func @chunks_indices
 // CHUNKS: %[[X:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2]] output_shape [2, 16, 4] : tensor<2x64xf32> into tensor<2x16x4xf32>
 // CHUNKS: %[[B:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<2x16x4xf32>) outs(%{{.*}} : tensor<2x16xi64>)
@@ -472,7 +479,8 @@ func.func @rounds_zero_width(%x: tensor<4x0xf32>) -> tensor<4x0xf32> {
 // CHUNKS: linalg.index 2
 // CHUNKS: arith.shli
 // CHUNKS: arith.maxsi
-// CHUNKS: %[[W1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[B]] : tensor<2x16xi64>) outs(%{{.*}} : tensor<2xi64>)
+// CHUNKS: %[[T1:.*]] = util.optimization_barrier %{{.*}} : tensor<2xi64>
+// CHUNKS: %[[W1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[B]], %[[T1]] : tensor<2x16xi64>, tensor<2xi64>) outs(%{{.*}} : tensor<2xi64>)
 // CHUNKS-NOT: linalg.index
 // CHUNKS: %[[W2:.*]] = linalg.generic {{.*}} ins(%[[B]], %[[W1]] : tensor<2x16xi64>, tensor<2xi64>)
 // CHUNKS: arith.cmpi slt
@@ -482,7 +490,8 @@ func.func @rounds_zero_width(%x: tensor<4x0xf32>) -> tensor<4x0xf32> {
 // CHUNKS: arith.divui
 // CHUNKS: %[[C:.*]] = linalg.generic {{.*}} ins(%[[F]] : tensor<2x4xi32>) outs(%{{.*}} : tensor<2x4x4xi64>)
 // CHUNKS: tensor.extract %arg0
-// CHUNKS: %[[V1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[C]] : tensor<2x4x4xi64>) outs(%{{.*}} : tensor<2xi64>)
+// CHUNKS: %[[T2:.*]] = util.optimization_barrier %{{.*}} : tensor<2xi64>
+// CHUNKS: %[[V1:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[C]], %[[T2]] : tensor<2x4x4xi64>, tensor<2xi64>) outs(%{{.*}} : tensor<2xi64>)
 // CHUNKS: %[[V2:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[V1]] : tensor<2x4x4xi64>, tensor<2xi64>)
 // CHUNKS: %[[V3:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[V2]] : tensor<2x4x4xi64>, tensor<2xi64>)
 // CHUNKS: %[[V4:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[V3]] : tensor<2x4x4xi64>, tensor<2xi64>)
@@ -554,6 +563,29 @@ func.func @chunks_too_many(%x: tensor<2x32768xi32>) -> tensor<2x65xi32> {
   } -> tensor<2x32768xi32>
   %v = tensor.extract_slice %s[0, 0] [2, 65] [1, 1] : tensor<2x32768xi32> to tensor<2x65xi32>
   return %v : tensor<2x65xi32>
+}
+
+// -----
+
+// Precondition of the composite forms (argmax, rounds, chunks, rank): a width below 2^31, since a
+// composite holds its index in 31 bits beside the constant round 0 starts after. Wider, auto takes
+// the top-k op, a forced composite form and the GPU rule leave the sort.
+// CHECK-LABEL: func.func @width_2_pow_31
+// CHECK: iree_linalg_ext.topk
+// ROUNDS-LABEL: func.func @width_2_pow_31
+// ROUNDS: iree_linalg_ext.sort
+// RANK-LABEL: func.func @width_2_pow_31
+// RANK: iree_linalg_ext.sort
+// GPU-LABEL: func.func @width_2_pow_31
+// GPU: iree_linalg_ext.sort
+func.func @width_2_pow_31(%x: tensor<1x2147483648xf32>) -> tensor<1x4xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<1x2147483648xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<1x2147483648xf32>
+  %v = tensor.extract_slice %s[0, 0] [1, 4] [1, 1] : tensor<1x2147483648xf32> to tensor<1x4xf32>
+  return %v : tensor<1x4xf32>
 }
 
 // -----
