@@ -260,6 +260,44 @@ def test_sorted_dimension_not_last(form, tmp_path):
     assert np.array_equal(got[1], order) and np.array_equal(got[1], want[1]) and np.array_equal(got[0], want[0])
 
 
+def _one_row(width, k, cmp):
+    """torch.topk of a 1-D tensor as exported: a sort of [width] with an i64 iota, both sliced to k."""
+    return f"""
+func.func @topk(%x: tensor<{width}xf32>) -> (tensor<{k}xf32>, tensor<{k}xi64>) {{
+  %e = tensor.empty() : tensor<{width}xi64>
+  %iota = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}} outs(%e : tensor<{width}xi64>) {{
+  ^bb0(%o: i64):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  }} -> tensor<{width}xi64>
+  %s:2 = iree_linalg_ext.sort dimension(0) outs(%x, %iota : tensor<{width}xf32>, tensor<{width}xi64>) {{
+  ^bb0(%a: f32, %b: f32, %p: i64, %q: i64):
+    %r = arith.cmpf {cmp}, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  }} -> tensor<{width}xf32>, tensor<{width}xi64>
+  %v = tensor.extract_slice %s#0[0] [{k}] [1] : tensor<{width}xf32> to tensor<{k}xf32>
+  %i = tensor.extract_slice %s#1[0] [{k}] [1] : tensor<{width}xi64> to tensor<{k}xi64>
+  return %v, %i : tensor<{k}xf32>, tensor<{k}xi64>
+}}
+"""
+
+
+ONE_ROW = [("argmax", 64, 1), ("rounds", 64, 4), ("rank", 64, 40), ("chunks", 1024, 8), ("argmax+gpu", 64, 1),
+           ("rounds+gpu", 64, 4), ("rank+gpu", 64, 40), ("chunks+gpu", 1024, 8)]
+
+
+@pytest.mark.parametrize("form,width,k", ONE_ROW, ids=[f"{f}-{w}-{k}" for f, w, k in ONE_ROW])
+@pytest.mark.parametrize("cmp", ["oge", "ole"])
+def test_one_row(cmp, form, width, k, tmp_path):
+    """A 1-D tensor (no batch dimension: the rounds' winners and the first round's constant are 0-d)."""
+    vmfb = _compile(tmp_path, "row", _one_row(width, k, cmp), (forced(form),))
+    x = np.random.default_rng(7).integers(-20, 20, width).astype(np.float32)
+    vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
+    want = np.argsort(-x if cmp == "oge" else x, kind="stable")[:k]
+    assert np.array_equal(idx, want) and np.array_equal(vals, x[want])
+
+
 @pytest.mark.parametrize("form", ["rounds", "chunks", "rank", "rounds+gpu", "chunks+gpu", "rank+gpu"])
 @pytest.mark.parametrize("order", ["desc", "asc"])
 def test_int32_extremes_at_the_row_ends(order, form, tmp_path):
