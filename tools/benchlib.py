@@ -43,8 +43,9 @@ def pipeline_medians(text: str, pipelines: dict[str, str], reps: int, check=None
 
 def register_floor_pass(root: str, name: str) -> str:
     """Register (once) a pass whose pattern re-creates each ``root`` op
-    unchanged, marked so that it matches once: the cost floor of any Python
-    rewrite of those ops through the bindings. Returns the pass name."""
+    unchanged (an op with regions by one clone), marked so that it matches
+    once: the cost floor of any Python rewrite of those ops through the
+    bindings. Returns the pass name."""
     from dataclasses import dataclass
 
     from iree.compiler import ir
@@ -57,11 +58,15 @@ def register_floor_pass(root: str, name: str) -> str:
         op = op.operation
         if "bench.floor" in op.attributes:
             return False
-        attrs = {a: op.attributes[a] for a in op.attributes}
-        attrs["bench.floor"] = ir.UnitAttr.get()
         with rewriter.ip, op.location:
-            new = ir.Operation.create(op.name, results=[r.type for r in op.results], operands=list(op.operands),
-                                      attributes=attrs)
+            if len(op.regions):  # its regions too: one deep copy
+                new = op.clone(ip=rewriter.ip)
+                new.attributes["bench.floor"] = ir.UnitAttr.get()
+            else:
+                attrs = {a: op.attributes[a] for a in op.attributes}
+                attrs["bench.floor"] = ir.UnitAttr.get()
+                new = ir.Operation.create(op.name, results=[r.type for r in op.results],
+                                          operands=list(op.operands), attributes=attrs)
         rewriter.replace_op(op, list(new.results))
         return True
 
