@@ -43,8 +43,9 @@ Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
 * ``argmax`` (k = 1, static width below 2^31, keys of at most 32 bits): one
   reduction of i64 composites ``key << 32 | (0x7FFFFFFE - index)``
   (descending; ``| (index + 0x80000001)`` ascending, with min) and a decode
-  of the index: vectorized, one dispatch, O(n). Distinct positions never
-  tie, so the winner is the lowest index among the best keys.
+  of the index that also reads the value there: vectorized, one dispatch,
+  O(n). Distinct positions never tie, so the winner is the lowest index
+  among the best keys.
 * ``rounds`` (static width, keys of at most 32 bits, k <= 64): k masked
   arg-max reductions over the composites, round r keeping the best one that
   comes after round r-1's winner (composites of distinct positions differ,
@@ -278,8 +279,9 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
                 results[1] = idx if ir.IntegerType(idx_type).width == 32 else _extsi(idx, idx_type)
         else:
             out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
-            if chosen in ("rounds", "chunks") and not materialize and want_values:  # one generic for both
-                results[0], idx = (_rounds(keys, dim, big_k, order, out_t, True) if chosen == "rounds"
+            if chosen in ("argmax", "rounds", "chunks") and not materialize and want_values:  # one generic for both
+                results[0], idx = (_argmax(keys, dim, order, out_t, True) if chosen == "argmax"
+                                   else _rounds(keys, dim, big_k, order, out_t, True) if chosen == "rounds"
                                    else _chunks(keys, dim, big_k, order, out_t, chunk, True))
             else:
                 idx = (_rounds_materialized(keys, dim, big_k, order, out_t)
@@ -455,14 +457,31 @@ def _iterators(kinds):
     return ir.ArrayAttr.get([ir.Attribute.parse(f"#linalg.iterator_type<{k}>") for k in kinds])
 
 
-def _argmax(keys, dim, order, out_t):
-    """k = 1: one reduction over the row of composites, then the index decoded (one vectorized dispatch)."""
+def _argmax(keys, dim, order, out_t, values=False):
+    """k = 1: one reduction over the row of composites, then the index decoded (one vectorized dispatch).
+    ``values``: the decode also reads the key at the index and returns (values, indices), so that no
+    gather of its own follows."""
+    kt = ir.RankedTensorType(keys.type)
     best = _best_below(keys, dim, order, None)
     red_t = ir.RankedTensorType(best.type)
     red_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
-    idx = _parallel_generic([best], ir.RankedTensorType.get(red_t.shape, out_t), red_sizes,
-                            lambda blk: _decode(blk.arguments[0], order, out_t))
-    return _expand_at(idx, keys, dim, out_t)
+    outs = [tensor.empty(red_sizes, out_t)]
+    if values:
+        outs.insert(0, tensor.empty(red_sizes, kt.element_type))
+    ident = ir.AffineMapAttr.get(ir.AffineMap.get_identity(red_t.rank))
+    g = linalg.GenericOp([o.type for o in outs], [best], outs, ir.ArrayAttr.get([ident] * (1 + len(outs))),
+                         _iterators(["parallel"] * red_t.rank))
+    block = g.regions[0].blocks.append(_int(64), *[ir.RankedTensorType(o.type).element_type for o in outs])
+    with ir.InsertionPoint(block):
+        idx = _decode(block.arguments[0], order, out_t)
+        if values:
+            at = [linalg.IndexOp(d if d < dim else d - 1).result if d != dim else None for d in range(kt.rank)]
+            at[dim] = arith.index_cast(ir.IndexType.get(), idx)
+            linalg.YieldOp([tensor.extract(keys, at), idx])
+        else:
+            linalg.YieldOp([idx])
+    expanded = [_expand_at(r, keys, dim, ir.RankedTensorType(r.type).element_type) for r in g.results]
+    return tuple(expanded) if values else expanded[0]
 
 
 def _decode(composite, order, out_t):

@@ -757,6 +757,18 @@ func.func @gpu_wide_argmax_takes_chunks(%x: tensor<2x1024xf32>) -> tensor<2x1xf3
 
 // -----
 
+// On the CPU, k = 1 with values: the reduction, then one generic that decodes the index and reads
+// the value there (IREE fuses both into the reduction's dispatch: no gather of its own).
+// CHECK-LABEL: func.func @gpu_narrow_argmax
+// CHECK: %[[BEST:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<2x64xf32>)
+// CHECK: %[[VI:.*]]:2 = linalg.generic {{.*}} ins(%[[BEST]] : tensor<2xi64>) outs(%{{.*}}, %{{.*}} : tensor<2xf32>, tensor<2xi32>)
+// CHECK: arith.trunci
+// CHECK: %[[I:.*]] = arith.subi
+// CHECK: %[[AT:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK: tensor.extract %arg0[%{{.*}}, %[[AT]]] : tensor<2x64xf32>
+// CHECK: %[[V:.*]] = tensor.expand_shape %[[VI]]#0 {{\[}}[0, 1]] output_shape [2, 1] : tensor<2xf32> into tensor<2x1xf32>
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[V]][0, 0] [2, 1] [1, 1]
+// CHECK: return %[[S]]
 // GPU-LABEL: func.func @gpu_narrow_argmax
 // GPU: util.optimization_barrier %{{.*}} : tensor<2x64xi64>
 // GPU-NOT: tensor.expand_shape
