@@ -8,7 +8,9 @@ each run): the pass, and the floor, a pattern pass with one pattern per root
 name that re-creates each root op once (tools/benchlib.register_floor_pass).
 Both run as ``builtin.module(PASS)``, so both pay the same driver: the probe
 clone and the dead-op keep-alive (src/opt_py/run/rewrite_driver.py). The
-ratio is issue 17's figure. ``ops added per root``: how many more ops the
+ratio is issue 17's figure. Cases are taken with the pass's default options
+(a case that changes only under a RUN line's options is left out), and
+symbols are renamed per case and copy (quoted symbol names are not). ``ops added per root``: how many more ops the
 module holds after the pass, per root op (the floor adds none); a rewrite that
 builds many ops costs more than one re-created op, and this column says how
 many more it builds.
@@ -67,7 +69,7 @@ def replicate(cases: list[str], roots: set[str], want: int) -> tuple[str, int]:
     """Copies of ``cases`` (symbols suffixed per copy) holding at least ``want`` root ops, and how many."""
     per_round = sum(len(re.findall(r"\b(?:%s)\b" % "|".join(map(re.escape, roots)), c)) for c in cases)
     copies = max(1, -(-want // max(per_round, 1)))
-    body = [re.sub(r"@([A-Za-z_][\w$.]*)", rf"@\1_c{i}", c) for i in range(copies) for c in cases]
+    body = [re.sub(r"@([A-Za-z_][\w$.]*)", rf"@\1_c{i}_{j}", c) for i in range(copies) for j, c in enumerate(cases)]
     return "\n".join(body), copies * per_round
 
 
@@ -81,8 +83,7 @@ def measure(name: str, cls, roots_wanted: int, reps: int):
         return None
     roots = {p.root for p in cls().patterns()}
     text, n_roots = replicate(cases, roots, roots_wanted)
-    floor = "builtin.module(" + ",".join(
-        register_floor_pass(r, f"bench-floor-{re.sub(r'[^a-z0-9]+', '-', r)}") for r in sorted(roots)) + ")"
+    floor = f"builtin.module({register_floor_pass(sorted(roots), f'bench-floor-{name}')})"
     ops = {}
 
     def check(variant, module):
@@ -124,7 +125,7 @@ def main() -> int:
     for name, cls in passes.items():
         got = measure(name, cls, args.roots, args.reps)
         if got is None:
-            print(f"| {name} | (no lit case it changes parses alone) | | | |")
+            print(f"| {name} | (no lit case it changes parses alone) | | | | |")
             continue
         n, added, t, f = got
         print(f"| {name} | {n} | {added:+.1f} | {t * 1e3:.1f} ms | {f * 1e3:.1f} ms | {t / f:.2f}x |", flush=True)

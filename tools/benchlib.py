@@ -41,11 +41,12 @@ def pipeline_medians(text: str, pipelines: dict[str, str], reps: int, check=None
     return {k: statistics.median(v[1:]) for k, v in times.items()}
 
 
-def register_floor_pass(root: str, name: str) -> str:
+def register_floor_pass(root, name: str) -> str:
     """Register (once) a pass whose pattern re-creates each ``root`` op
     unchanged (an op with regions by one clone), marked so that it matches
     once: the cost floor of any Python rewrite of those ops through the
-    bindings. Returns the pass name."""
+    bindings. ``root``: an op name, or several (one pattern each, one pass).
+    Returns the pass name."""
     from dataclasses import dataclass
 
     from iree.compiler import ir
@@ -53,7 +54,8 @@ def register_floor_pass(root: str, name: str) -> str:
     from opt_py import pattern, register_pass
     from opt_py import PatternPass
 
-    @pattern(root)
+    roots = [root] if isinstance(root, str) else list(root)
+
     def recreate(op, rewriter):
         op = op.operation
         if "bench.floor" in op.attributes:
@@ -77,9 +79,9 @@ def register_floor_pass(root: str, name: str) -> str:
     class FloorRewrite(PatternPass):
         name = pass_name
         anchor = "any"
-        summary = f"re-create every {root} once (benchmark floor)"
+        summary = f"re-create every {', '.join(roots)} once (benchmark floor)"
 
         def patterns(self):
-            return [recreate]
+            return [pattern(r)(recreate) for r in roots]
 
     return name

@@ -49,10 +49,10 @@ Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
 * ``rounds`` (static width, keys of at most 32 bits, k <= 64): k masked
   arg-max reductions over the composites, round r keeping the best one that
   comes after round r-1's winner (composites of distinct positions differ,
-  so this excludes exactly the earlier winners; round 0 comes after a
-  constant beyond every composite, so the k rounds are one executable), then
-  one generic decoding the k winners and reading their keys. k vectorized
-  O(n) reductions, one dispatch each.
+  so this excludes exactly the earlier winners; on the CPU round 0 comes
+  after a constant beyond every composite, so the k rounds are one
+  executable), then one generic decoding the k winners and reading their
+  keys. k vectorized O(n) reductions, one dispatch each.
 * ``rank`` (static width, keys of at most 32 bits): rank[i] = how many
   composites come before i's (a vectorized reduction, O(n^2)), then
   out[r] = the i with rank r (O(n*k)), written in the index type directly.
@@ -260,6 +260,8 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
                              f"k <= {MAX_ROUNDS} and 2k < width (choose_gpu_form)")
     if chosen in ("argmax", "rank", "rounds", "chunks") and (width is None or width > INT32_MAX or _bits(elem) > 32):
         return rewriter.fail(f"the {chosen} form needs a static width below 2^31 and keys of at most 32 bits")
+    if chosen == "topk" and width is not None and width > INT32_MAX + 1:
+        return rewriter.fail("the top-k op's indices are i32: a width over 2^31 is left alone")
     if chosen == "argmax" and big_k != 1:
         return rewriter.fail("the argmax form computes only k = 1")
     if chosen == "rounds" and not 1 <= big_k <= MAX_ROUNDS:

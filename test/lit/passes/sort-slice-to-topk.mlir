@@ -54,7 +54,7 @@
 // TOPK: arith.cmpi sgt
 // TOPK: arith.extsi %{{.*}} : i32 to i64
 // TOPK-NOT: iree_linalg_ext.sort
-// The rank form: an i64 composite (key << 32 | 2^32-1-index) per element, a count of those that come
+// The rank form: an i64 composite (key << 32 | 0x7FFFFFFE-index) per element, a count of those that come
 // before it, then the index of each rank r < k, written as i64 directly.
 // RANK-LABEL: func.func @topk_indices
 // RANK: arith.shli
@@ -568,8 +568,9 @@ func.func @chunks_too_many(%x: tensor<2x32768xi32>) -> tensor<2x65xi32> {
 // -----
 
 // Precondition of the composite forms (argmax, rounds, chunks, rank): a width below 2^31, since a
-// composite holds its index in 31 bits beside the constant round 0 starts after. Wider, auto takes
-// the top-k op, a forced composite form and the GPU rule leave the sort.
+// composite holds its index in 31 bits beside the constant round 0 starts after. At 2^31, auto takes
+// the top-k op (its i32 indices reach 2^31-1), a forced composite form and the GPU rule leave the
+// sort; one wider, the top-k op is refused too.
 // CHECK-LABEL: func.func @width_2_pow_31
 // CHECK: iree_linalg_ext.topk
 // ROUNDS-LABEL: func.func @width_2_pow_31
@@ -585,6 +586,19 @@ func.func @width_2_pow_31(%x: tensor<1x2147483648xf32>) -> tensor<1x4xf32> {
     iree_linalg_ext.yield %r : i1
   } -> tensor<1x2147483648xf32>
   %v = tensor.extract_slice %s[0, 0] [1, 4] [1, 1] : tensor<1x2147483648xf32> to tensor<1x4xf32>
+  return %v : tensor<1x4xf32>
+}
+// CHECK-LABEL: func.func @width_over_2_pow_31
+// CHECK: iree_linalg_ext.sort
+// TOPK-LABEL: func.func @width_over_2_pow_31
+// TOPK: iree_linalg_ext.sort
+func.func @width_over_2_pow_31(%x: tensor<1x2147483649xf32>) -> tensor<1x4xf32> {
+  %s = iree_linalg_ext.sort dimension(1) outs(%x : tensor<1x2147483649xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.cmpf oge, %a, %b : f32
+    iree_linalg_ext.yield %r : i1
+  } -> tensor<1x2147483649xf32>
+  %v = tensor.extract_slice %s[0, 0] [1, 4] [1, 1] : tensor<1x2147483649xf32> to tensor<1x4xf32>
   return %v : tensor<1x4xf32>
 }
 
