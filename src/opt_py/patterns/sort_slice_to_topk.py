@@ -55,7 +55,9 @@ Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
   keys. k vectorized O(n) reductions, one dispatch each.
 * ``rank`` (static width, keys of at most 32 bits): rank[i] = how many
   composites come before i's (a vectorized reduction, O(n^2)), then
-  out[r] = the i with rank r (O(n*k)), written in the index type directly.
+  out[r] = the i with rank r (O(n*k)), written in the index type directly;
+  values are read by a generic that passes the indices through
+  (_gather_with_indices: fused into the pick's dispatch).
 * ``chunks`` (static width, keys of at most 32 bits, k <= 64; wide rows):
   the row cut in chunks of C (a power of two near sqrt(width/k)); each
   chunk's best composite (global index inside: one O(n) reduction); k rounds
@@ -295,7 +297,9 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
                        else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
                        else _chunks(keys, dim, big_k, order, out_t, chunk) if chosen == "chunks"
                        else _rank_select(keys, dim, big_k, order, out_t))
-                if want_values:
+                if want_values and chosen == "rank" and not materialize:
+                    results[0], idx = _gather_with_indices(keys, idx, dim)
+                elif want_values:
                     results[0] = _gather(keys, idx, dim)
             results[1] = idx
         if big_k == width:  # results of the sort's own types: every use reads them as it read the sort's
@@ -925,6 +929,24 @@ def _extsi(idx, to):
     shape = ir.RankedTensorType(idx.type).shape
     out = ir.RankedTensorType.get(shape, to)
     return _parallel_generic([idx], out, _dims_of(idx), lambda blk: arith.extsi(to, blk.arguments[0]))
+
+
+def _gather_with_indices(keys, idx, dim):
+    """(values, indices): _gather's values and ``idx`` passed through, from one generic, so that
+    ``idx`` has one user and IREE fuses the generic into the dispatch that computes it."""
+    kt = ir.RankedTensorType(keys.type)
+    it = ir.RankedTensorType(idx.type)
+    sizes = _dims_of(idx)
+    outs = [tensor.empty(sizes, kt.element_type), tensor.empty(sizes, it.element_type)]
+    ident = ir.AffineMapAttr.get(ir.AffineMap.get_identity(it.rank))
+    g = linalg.GenericOp([o.type for o in outs], [idx], outs, ir.ArrayAttr.get([ident] * 3),
+                         _iterators(["parallel"] * it.rank))
+    block = g.regions[0].blocks.append(it.element_type, kt.element_type, it.element_type)
+    with ir.InsertionPoint(block):
+        at = [linalg.IndexOp(d).result for d in range(kt.rank)]
+        at[dim] = arith.index_cast(ir.IndexType.get(), block.arguments[0])
+        linalg.YieldOp([tensor.extract(keys, at), block.arguments[0]])
+    return g.results[0], g.results[1]
 
 
 def _gather(keys, idx, dim):

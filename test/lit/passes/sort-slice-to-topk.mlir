@@ -135,6 +135,12 @@ func.func @both_asc_dynamic(%x: tensor<?x?xf16>) -> (tensor<?x2xf16>, tensor<?x5
 // RANK-LABEL: func.func @int_values_dim0
 // RANK: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
 // RANK: arith.extui %{{.*}} : i1 to i32
+// The values read by one generic that also passes the indices through (the selection's one user, so
+// IREE fuses it into the selection's dispatch).
+// RANK: %[[SEL:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<4x3xi32>)
+// RANK: %[[VI:.*]]:2 = linalg.generic {{.*}} ins(%[[SEL]] : tensor<4x3xi32>) outs(%{{.*}}, %{{.*}} : tensor<4x3xi32>, tensor<4x3xi32>)
+// RANK: tensor.extract %arg0
+// RANK: tensor.extract_slice %[[VI]]#0[0, 1] [4, 2] [1, 1]
 // TOPK-LABEL: func.func @int_values_dim0
 // TOPK: %[[T:.*]]:2 = iree_linalg_ext.topk dimension(0) ins(%arg0 : tensor<16x3xi32>)
 // TOPK: arith.cmpi sgt
