@@ -36,28 +36,28 @@ torch orders NaN: first descending, last ascending; stock IREE has no order
 for NaN). One integer compare replaces a NaN-aware float comparator, whose
 select chain doubled the top-k op's loop-carried latency (40 vs 17 us at
 37x64 k=4). Values are read back from the keys at the chosen indices, so each
-keeps its own bits (-0.0, NaN payloads).
+keeps its own bits (-0.0, NaN payloads). In the CPU forms one generic reads
+them and passes the indices through (_gather_with_indices), so the indices
+have one user and IREE fuses the read into the dispatch that computes them:
+no executable of its own.
 
 Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
 
 * ``argmax`` (k = 1, static width below 2^31, keys of at most 32 bits): one
   reduction of i64 composites ``key << 32 | (0x7FFFFFFE - index)``
   (descending; ``| (index + 0x80000001)`` ascending, with min) and a decode
-  of the index that also reads the value there: vectorized, one dispatch,
-  O(n). Distinct positions never tie, so the winner is the lowest index
+  of the index: vectorized, one dispatch, O(n). Distinct positions never tie, so the winner is the lowest index
   among the best keys.
 * ``rounds`` (static width, keys of at most 32 bits, k <= 64): k masked
   arg-max reductions over the composites, round r keeping the best one that
   comes after round r-1's winner (composites of distinct positions differ,
   so this excludes exactly the earlier winners; on the CPU round 0 comes
   after a constant beyond every composite, so the k rounds are one
-  executable), then one generic decoding the k winners and reading their
-  keys. k vectorized O(n) reductions, one dispatch each.
+  executable), then one generic decoding the k winners. k vectorized O(n)
+  reductions, one dispatch each.
 * ``rank`` (static width, keys of at most 32 bits): rank[i] = how many
   composites come before i's (a vectorized reduction, O(n^2)), then
-  out[r] = the i with rank r (O(n*k)), written in the index type directly;
-  values are read by a generic that passes the indices through
-  (_gather_with_indices: fused into the pick's dispatch).
+  out[r] = the i with rank r (O(n*k)), written in the index type directly.
 * ``chunks`` (static width, keys of at most 32 bits, k <= 64; wide rows):
   the row cut in chunks of C (a power of two near sqrt(width/k)); each
   chunk's best composite (global index inside: one O(n) reduction); k rounds
@@ -283,24 +283,18 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
                 results[1] = idx if ir.IntegerType(idx_type).width == 32 else _extsi(idx, idx_type)
         else:
             out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
-            if chosen in ("argmax", "rounds", "chunks") and not materialize and want_values:  # one generic for both
-                results[0], idx = (_argmax(keys, dim, order, out_t, True) if chosen == "argmax"
-                                   else _rounds(keys, dim, big_k, order, out_t, True) if chosen == "rounds"
-                                   else _chunks(keys, dim, big_k, order, out_t, chunk, True))
-            else:
-                idx = (_rounds_materialized(keys, dim, big_k, order, out_t)
-                       if materialize and chosen in ("argmax", "rounds")
-                       else _chunks_materialized(keys, dim, big_k, order, out_t, chunk, select)
-                       if materialize and chosen == "chunks"
-                       else _rank_materialized(keys, dim, big_k, order, out_t) if materialize and chosen == "rank"
-                       else _argmax(keys, dim, order, out_t) if chosen == "argmax"
-                       else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
-                       else _chunks(keys, dim, big_k, order, out_t, chunk) if chosen == "chunks"
-                       else _rank_select(keys, dim, big_k, order, out_t))
-                if want_values and chosen == "rank" and not materialize:
-                    results[0], idx = _gather_with_indices(keys, idx, dim)
-                elif want_values:
-                    results[0] = _gather(keys, idx, dim)
+            idx = (_rounds_materialized(keys, dim, big_k, order, out_t) if materialize and chosen in ("argmax", "rounds")
+                   else _chunks_materialized(keys, dim, big_k, order, out_t, chunk, select)
+                   if materialize and chosen == "chunks"
+                   else _rank_materialized(keys, dim, big_k, order, out_t) if materialize and chosen == "rank"
+                   else _argmax(keys, dim, order, out_t) if chosen == "argmax"
+                   else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
+                   else _chunks(keys, dim, big_k, order, out_t, chunk) if chosen == "chunks"
+                   else _rank_select(keys, dim, big_k, order, out_t))
+            if want_values and not materialize:  # fused where idx is computed (_gather_with_indices)
+                results[0], idx = _gather_with_indices(keys, idx, dim)
+            elif want_values:
+                results[0] = _gather(keys, idx, dim)
             results[1] = idx
         if big_k == width:  # results of the sort's own types: every use reads them as it read the sort's
             # An unused result has no uses; any value of its type stands in for it.
@@ -463,31 +457,14 @@ def _iterators(kinds):
     return ir.ArrayAttr.get([ir.Attribute.parse(f"#linalg.iterator_type<{k}>") for k in kinds])
 
 
-def _argmax(keys, dim, order, out_t, values=False):
-    """k = 1: one reduction over the row of composites, then the index decoded (one vectorized dispatch).
-    ``values``: the decode also reads the key at the index and returns (values, indices), so that no
-    gather of its own follows."""
-    kt = ir.RankedTensorType(keys.type)
+def _argmax(keys, dim, order, out_t):
+    """k = 1: one reduction over the row of composites, then the index decoded (one vectorized dispatch)."""
     best = _best_below(keys, dim, order, None)
     red_t = ir.RankedTensorType(best.type)
     red_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
-    outs = [tensor.empty(red_sizes, out_t)]
-    if values:
-        outs.insert(0, tensor.empty(red_sizes, kt.element_type))
-    ident = ir.AffineMapAttr.get(ir.AffineMap.get_identity(red_t.rank))
-    g = linalg.GenericOp([o.type for o in outs], [best], outs, ir.ArrayAttr.get([ident] * (1 + len(outs))),
-                         _iterators(["parallel"] * red_t.rank))
-    block = g.regions[0].blocks.append(_int(64), *[ir.RankedTensorType(o.type).element_type for o in outs])
-    with ir.InsertionPoint(block):
-        idx = _decode(block.arguments[0], order, out_t)
-        if values:
-            at = [linalg.IndexOp(d if d < dim else d - 1).result if d != dim else None for d in range(kt.rank)]
-            at[dim] = arith.index_cast(ir.IndexType.get(), idx)
-            linalg.YieldOp([tensor.extract(keys, at), idx])
-        else:
-            linalg.YieldOp([idx])
-    expanded = [_expand_at(r, keys, dim, ir.RankedTensorType(r.type).element_type) for r in g.results]
-    return tuple(expanded) if values else expanded[0]
+    idx = _parallel_generic([best], ir.RankedTensorType.get(red_t.shape, out_t), red_sizes,
+                            lambda blk: _decode(blk.arguments[0], order, out_t))
+    return _expand_at(idx, keys, dim, out_t)
 
 
 def _decode(composite, order, out_t):
@@ -533,46 +510,32 @@ def _before_all(sizes, order):
     return _barrier(fill, None, [x for x in sizes if not isinstance(x, int)])
 
 
-def _rounds(keys, dim, k, order, out_t, values=False):
+def _rounds(keys, dim, k, order, out_t):
     """Small k: k masked arg-max reductions, round r keeping the best composite after round r-1's.
 
     Composites of distinct positions differ, so "after the previous winner"
     excludes exactly the winners so far. Each round is a vectorized O(n)
     reduction (its own dispatch); a last generic decodes the k winners into
-    the index tensor (and, with ``values``, reads their keys: _stack).
+    the index tensor.
     """
     winners = [_before_all([s for d, s in enumerate(_dims_of(keys)) if d != dim], order)]
     for _ in range(k):
         winners.append(_best_below(keys, dim, order, winners[-1]))
-    return _stack(winners[1:], keys, dim, out_t, lambda c: _decode(c, order, out_t), values)
+    return _stack(winners[1:], keys, dim, out_t, lambda c: _decode(c, order, out_t))
 
 
-def _stack(winners, keys, dim, out_t, f, values=False):
+def _stack(winners, keys, dim, out_t, f):
     """out[.., r, ..] = f(winners[r]): the k per-row winners along ``dim``.
 
     Static outer dims: one parallel generic reading all k (a select chain on r).
     Dynamic ones: each winner is a binding with push constants for its dims, and
     k = 64 of them exceed the CPU runtime's 64 constants per dispatch, so the
     winners are first stacked as the rows of a [k, outer...] tensor (contiguous
-    updates, no dispatch each) and decoded by a one-input generic.
-    ``values``: the same generic also reads each index's key from ``keys`` and
-    returns (values, indices), one dispatch where a separate gather made two."""
+    updates, no dispatch each) and decoded by a one-input generic."""
     k = len(winners)
     kt = ir.RankedTensorType(keys.type)
     rank = kt.rank
     i64 = _int(64)
-    outs = [tensor.empty(_sizes(keys, dim, k), out_t)]
-    if values:
-        outs.insert(0, tensor.empty(_sizes(keys, dim, k), kt.element_type))
-
-    def yield_picked(pick):
-        idx = f(pick)
-        if not values:
-            return linalg.YieldOp([idx])
-        at = [linalg.IndexOp(d).result for d in range(rank)]
-        at[dim] = arith.index_cast(ir.IndexType.get(), idx)
-        return linalg.YieldOp([tensor.extract(keys, at), idx])
-
     if any(kt.is_dynamic_dim(d) for d in range(rank) if d != dim) and k > 1:
         # [k, outer...]: each winner is one contiguous row, an update IREE does without a dispatch
         outer_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
@@ -581,26 +544,26 @@ def _stack(winners, keys, dim, out_t, f, values=False):
         static = [s if isinstance(s, int) else DYNAMIC for s in outer_sizes]
         for r, w in enumerate(winners):
             whole = tensor.insert_slice(w, whole, [], dyn, [], [r] + [0] * (rank - 1), [1] + static, [1] * rank)
+        empty = tensor.empty(_sizes(keys, dim, k), out_t)
         src = [dim] + [d for d in range(rank) if d != dim]
-        g = linalg.GenericOp([o.type for o in outs], [whole], outs,
-                             _maps(src, *([list(range(rank))] * len(outs)), rank=rank),
+        g = linalg.GenericOp([empty.type], [whole], [empty], _maps(src, list(range(rank)), rank=rank),
                              _iterators(["parallel"] * rank))
-        block = g.regions[0].blocks.append(i64, *[ir.RankedTensorType(o.type).element_type for o in outs])
+        block = g.regions[0].blocks.append(i64, out_t)
         with ir.InsertionPoint(block):
-            yield_picked(block.arguments[0])
-        return tuple(g.results) if values else g.results[0]
+            linalg.YieldOp([f(block.arguments[0])])
+        return g.results[0]
+    empty = tensor.empty(_sizes(keys, dim, k), out_t)
     outer = [d for d in range(rank) if d != dim]
-    g = linalg.GenericOp([o.type for o in outs], winners, outs,
-                         _maps(*([outer] * k), *([list(range(rank))] * len(outs)), rank=rank),
+    g = linalg.GenericOp([empty.type], winners, [empty], _maps(*([outer] * k), list(range(rank)), rank=rank),
                          _iterators(["parallel"] * rank))
-    block = g.regions[0].blocks.append(*([i64] * k), *[ir.RankedTensorType(o.type).element_type for o in outs])
+    block = g.regions[0].blocks.append(*([i64] * k), out_t)
     with ir.InsertionPoint(block):
         r = linalg.IndexOp(dim).result
         pick = block.arguments[0]
         for j in range(1, k):
             pick = arith.select(arith.cmpi(arith.CmpIPredicate.eq, r, index_constant(j)), block.arguments[j], pick)
-        yield_picked(pick)
-    return tuple(g.results) if values else g.results[0]
+        linalg.YieldOp([f(pick)])
+    return g.results[0]
 
 
 def _composites(keys, dims, dim, order):
@@ -727,7 +690,7 @@ def _candidates(first, dims, dim, k, c, composite_at):
     return g.results[0], sizes
 
 
-def _chunks(keys, dim, k, order, out_t, c, values=False):
+def _chunks(keys, dim, k, order, out_t, c):
     """Wide rows, large k: the rows cut in chunks of ``c``; only chunks whose best is among the k best
     chunk bests can hold a top-k element (k better chunk bests would beat all of a chunk's elements).
 
@@ -770,7 +733,7 @@ def _chunks(keys, dim, k, order, out_t, c, values=False):
     winners = [_before_all(outer_sizes, order)]
     for _ in range(k):
         winners.append(_best_of(cands, [dim, dim + 1], order, winners[-1]))
-    return _stack(winners[1:], keys, dim, out_t, lambda w: _decode(w, order, out_t), values)
+    return _stack(winners[1:], keys, dim, out_t, lambda w: _decode(w, order, out_t))
 
 
 def _chunks_materialized(keys, dim, k, order, out_t, c, select="rank"):

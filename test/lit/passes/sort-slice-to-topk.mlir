@@ -777,17 +777,16 @@ func.func @gpu_wide_argmax_takes_chunks(%x: tensor<2x1024xf32>) -> tensor<2x1xf3
 
 // -----
 
-// On the CPU, k = 1 with values: the reduction, then one generic that decodes the index and reads
-// the value there (IREE fuses both into the reduction's dispatch: no gather of its own).
+// On the CPU, k = 1 with values: the reduction, the decode, then one generic that reads the value at
+// the index and passes the index through (IREE fuses all three into one dispatch).
 // CHECK-LABEL: func.func @gpu_narrow_argmax
 // CHECK: %[[BEST:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<2x64xf32>)
-// CHECK: %[[VI:.*]]:2 = linalg.generic {{.*}} ins(%[[BEST]] : tensor<2xi64>) outs(%{{.*}}, %{{.*}} : tensor<2xf32>, tensor<2xi32>)
+// CHECK: %[[I:.*]] = linalg.generic {{.*}} ins(%[[BEST]] : tensor<2xi64>) outs(%{{.*}} : tensor<2xi32>)
 // CHECK: arith.trunci
-// CHECK: %[[I:.*]] = arith.subi
-// CHECK: %[[AT:.*]] = arith.index_cast %[[I]] : i32 to index
-// CHECK: tensor.extract %arg0[%{{.*}}, %[[AT]]] : tensor<2x64xf32>
-// CHECK: %[[V:.*]] = tensor.expand_shape %[[VI]]#0 {{\[}}[0, 1]] output_shape [2, 1] : tensor<2xf32> into tensor<2x1xf32>
-// CHECK: %[[S:.*]] = tensor.extract_slice %[[V]][0, 0] [2, 1] [1, 1]
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[I]] {{\[}}[0, 1]] output_shape [2, 1] : tensor<2xi32> into tensor<2x1xi32>
+// CHECK: %[[VI:.*]]:2 = linalg.generic {{.*}} ins(%[[E]] : tensor<2x1xi32>) outs(%{{.*}}, %{{.*}} : tensor<2x1xf32>, tensor<2x1xi32>)
+// CHECK: tensor.extract %arg0
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[VI]]#0[0, 0] [2, 1] [1, 1]
 // CHECK: return %[[S]]
 // GPU-LABEL: func.func @gpu_narrow_argmax
 // GPU: util.optimization_barrier %{{.*}} : tensor<2x64xi64>
