@@ -46,8 +46,8 @@ Forms, chosen by ``choose_form`` (forced with the pass option ``form``):
 * ``argmax`` (k = 1, static width below 2^31, keys of at most 32 bits): one
   reduction of i64 composites ``key << 32 | (0x7FFFFFFE - index)``
   (descending; ``| (index + 0x80000001)`` ascending, with min) and a decode
-  of the index: vectorized, one dispatch, O(n). Distinct positions never tie, so the winner is the lowest index
-  among the best keys.
+  of the index: vectorized, one dispatch, O(n). Distinct positions never
+  tie, so the winner is the lowest index among the best keys.
 * ``rounds`` (static width, keys of at most 32 bits, k <= 64): k masked
   arg-max reductions over the composites, round r keeping the best one that
   comes after round r-1's winner (composites of distinct positions differ,
