@@ -722,15 +722,15 @@ def _chunks(keys, dim, k, order, out_t, c):
                         else arith.minsi(comp, block.arguments[1])])
     bests = g.results[0]
     # 2. the k best chunks: their first positions, along dim (round 0 after _before_all, as in _rounds)
-    outer_sizes = [s for d, s in enumerate(dims) if d != dim]
-    won = [_before_all(outer_sizes, order)]
+    start = _before_all([s for d, s in enumerate(dims) if d != dim], order)  # both round chains start after it
+    won = [start]
     for _ in range(k):
         won.append(_best_of(bests, [dim], order, won[-1]))
     first = _stack(won[1:], keys, dim, _int(32), lambda w: _chunk_start(w, order, c))
     # 3. candidates [.., k, c, ..]: the composites of the chosen chunks' elements
     cands, _ = _candidates(first, dims, dim, k, c, lambda at, pos: _composite(tensor.extract(keys, at), pos, order))
     # 4. k rounds over the k*c candidates of each row
-    winners = [_before_all(outer_sizes, order)]
+    winners = [start]
     for _ in range(k):
         winners.append(_best_of(cands, [dim, dim + 1], order, winners[-1]))
     return _stack(winners[1:], keys, dim, out_t, lambda w: _decode(w, order, out_t))
@@ -906,20 +906,18 @@ def _gather_with_indices(keys, idx, dim):
                          _iterators(["parallel"] * it.rank))
     block = g.regions[0].blocks.append(it.element_type, kt.element_type, it.element_type)
     with ir.InsertionPoint(block):
-        at = [linalg.IndexOp(d).result for d in range(kt.rank)]
-        at[dim] = arith.index_cast(ir.IndexType.get(), block.arguments[0])
-        linalg.YieldOp([tensor.extract(keys, at), block.arguments[0]])
+        linalg.YieldOp([_key_at(keys, block.arguments[0], dim), block.arguments[0]])
     return g.results[0], g.results[1]
 
 
 def _gather(keys, idx, dim):
     """values[i] = keys[i with d = idx[i]]: the chosen keys' own bits."""
-    kt = ir.RankedTensorType(keys.type)
-    out = ir.RankedTensorType.get(ir.RankedTensorType(idx.type).shape, kt.element_type)
+    out = ir.RankedTensorType.get(ir.RankedTensorType(idx.type).shape, ir.RankedTensorType(keys.type).element_type)
+    return _parallel_generic([idx], out, _dims_of(idx), lambda blk: _key_at(keys, blk.arguments[0], dim))
 
-    def body(blk):
-        at = [linalg.IndexOp(d).result for d in range(kt.rank)]
-        at[dim] = arith.index_cast(ir.IndexType.get(), blk.arguments[0])
-        return tensor.extract(keys, at)
 
-    return _parallel_generic([idx], out, _dims_of(idx), body)
+def _key_at(keys, index, dim):
+    """Inside a parallel generic over the keys' dims: the key at this point with ``dim`` = ``index``."""
+    at = [linalg.IndexOp(d).result for d in range(ir.RankedTensorType(keys.type).rank)]
+    at[dim] = arith.index_cast(ir.IndexType.get(), index)
+    return tensor.extract(keys, at)
