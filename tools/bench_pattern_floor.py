@@ -7,7 +7,7 @@ Timed, interleaved, medians of ``--reps`` (pipeline time only, a fresh parse
 each run): the pass, and the floor, a pattern pass with one pattern per root
 name that re-creates each root op once (tools/benchlib.register_floor_pass).
 Both run as ``builtin.module(PASS)``, so both pay the same driver: the probe
-clone and the dead-op keep-alive (src/opt_py/run/rewrite_driver.py). The
+clone and the dead-op keep-alive (python/run/rewrite_driver.py). The
 ratio is issue 17's figure. Cases are taken with the pass's default options
 (a case that changes only under a RUN line's options is left out), and
 symbols are renamed per case and copy (quoted symbol names are not). ``ops added per root``: how many more ops the

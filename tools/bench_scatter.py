@@ -1,6 +1,6 @@
 """Issue-14 figures: stock IREE against opt-py's fixes on random scatter programs.
 
-N random scatter programs (src/opt_py/cases/scatter.py: one_hot, index_put and
+N random scatter programs (python/cases/scatter.py: one_hot, index_put and
 index_add into zero fills, splats, arguments and earlier results, static,
 dynamic and mixed dims, some returning a destination beside its scatter)
 compiled for llvm-cpu by stock iree-compile 3.13 and by ``opt-py compile

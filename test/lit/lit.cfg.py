@@ -22,7 +22,7 @@ plugin_site = os.path.join(os.path.dirname(config.test_source_root), "plugins", 
 config.environment["PYTHONPATH"] = os.pathsep.join(p for p in (plugin_site, os.environ.get("PYTHONPATH", "")) if p)
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
-# The warm server (src/opt_py/tool/server.py): on unless OPT_PY_NO_SERVER=1; the suite runs both ways
+# The warm server (python/tool/server.py): on unless OPT_PY_NO_SERVER=1; the suite runs both ways
 # (test_lit.py). lit passes on only what it is told to, so these are passed through.
 for var in ("OPT_PY_NO_SERVER", "XDG_RUNTIME_DIR", "OPT_PY_SERVER_IDLE", "OPT_PY_SERVER_LOG"):
     if var in os.environ:

@@ -1,6 +1,6 @@
 """clone-splat-dispatch-per-tied-use, proven by numbers (issue 14).
 
-Random scatter programs (src/opt_py/cases/scatter.py) are compiled with the pass injected
+Random scatter programs (python/cases/scatter.py) are compiled with the pass injected
 after the flow phase, run through the IREE runtime and compared with numpy
 bit for bit. A fixed-seed sample runs here; the benchmark
 (tools/bench_scatter.py) runs 500 and counts stock IREE's wrong results

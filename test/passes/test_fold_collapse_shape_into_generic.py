@@ -1,6 +1,6 @@
 """fold-collapse-shape-into-generic, checked by numbers.
 
-1. Random generics (src/opt_py/cases/fold_collapse_shape_into_generic.py: 2-4
+1. Random generics (python/cases/fold_collapse_shape_into_generic.py: 2-4
    parallel loops, 0-2 reductions, static and dynamic extents, random
    projected-permutation maps, ``linalg.index`` in the body at times,
    sometimes an input that is an ``expand_shape`` of an argument, sometimes

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "src" / "opt_py"
+PACKAGE = Path(__file__).resolve().parents[2] / "python"
 LAYERS = ["errors", "syntax", "authoring", "patterns", "passes", "pipeline", "run", "iree", "cases", "tool"]
 RANK = {"errors": 0, "syntax": 0, "authoring": 1, "patterns": 2, "passes": 3, "pipeline": 4, "run": 5,
         "iree": 6, "cases": 7, "tool": 8}

@@ -37,7 +37,7 @@ def test_every_pass_has_its_files_under_its_name(name):
 
     root = Path(__file__).resolve().parents[2]
     module = name.replace("-", "_")
-    expected = [f"src/opt_py/passes/{module}.py", f"src/opt_py/patterns/{module}.py", f"test/lit/passes/{name}.mlir",
+    expected = [f"python/passes/{module}.py", f"python/patterns/{module}.py", f"test/lit/passes/{name}.mlir",
                 SHARED_PROOF.get(name, f"test/passes/test_{module}.py"), f"docs/passes/{name}.md"]
     missing = [p for p in expected if not (root / p).exists()]
     assert not missing, f"{name}: {missing}"

@@ -1,4 +1,4 @@
-"""The warm server (src/opt_py/tool/server.py): invisible, and only the user's.
+"""The warm server (python/tool/server.py): invisible, and only the user's.
 
 Each test gets its own XDG_RUNTIME_DIR, so its server is its own; the
 server's log (OPT_PY_SERVER_LOG) says whether a run was served warm.

@@ -26,7 +26,7 @@ import numpy as np
 from ..errors import OptPyError
 from .bundle_run import FORMAT
 
-CORPUS = Path(__file__).resolve().parents[3] / "test" / "models"  # in a source checkout (src/opt_py/iree/)
+CORPUS = Path(__file__).resolve().parents[2] / "test" / "models"  # in a source checkout (python/iree/)
 
 
 @dataclass(frozen=True)
