@@ -12,8 +12,17 @@ imports this facade or a layer above its own (test/unit/test_layers.py).
 """
 
 __all__ = [
-    "OptOptions", "OptPyError", "Pass", "PassContext", "PatternPass", "PipelineFailed", "Rewriter", "option",
-    "pattern", "register_pass", "run_pipeline",
+    "OptOptions",
+    "OptPyError",
+    "Pass",
+    "PassContext",
+    "PatternPass",
+    "PipelineFailed",
+    "Rewriter",
+    "option",
+    "pattern",
+    "register_pass",
+    "run_pipeline",
 ]
 
 
@@ -34,8 +43,14 @@ def run_pipeline(module_or_text, pipeline, **kwargs):
 # Bound on first use (PEP 562): ``opt-py``'s entry point lives in this package,
 # and a run handed to the warm server must not pay for importing the API.
 _LAZY = {
-    "Pass": "authoring", "PassContext": "authoring", "PatternPass": "authoring", "Rewriter": "authoring",
-    "option": "authoring", "pattern": "authoring", "OptPyError": "errors", "PipelineFailed": "errors",
+    "Pass": "authoring",
+    "PassContext": "authoring",
+    "PatternPass": "authoring",
+    "Rewriter": "authoring",
+    "option": "authoring",
+    "pattern": "authoring",
+    "OptPyError": "errors",
+    "PipelineFailed": "errors",
     "OptOptions": "run.engine",  # importing it loads no MLIR bindings
 }
 

@@ -44,8 +44,9 @@ def gpu_compile_target(request):
 
 
 def pytest_addoption(parser):
-    parser.addoption("--runslow", action="store_true", default=False,
-                     help="also run tests marked slow (or set OPT_PY_RUNSLOW=1)")
+    parser.addoption(
+        "--runslow", action="store_true", default=False, help="also run tests marked slow (or set OPT_PY_RUNSLOW=1)"
+    )
 
 
 def pytest_configure(config):

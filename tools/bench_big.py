@@ -93,8 +93,10 @@ def main() -> int:
         print(f"{'command':<20} {'wall s':>8} {'user s':>8} {'sys s':>8} {'peak MiB':>9} {'x wall':>7} {'x peak':>7}")
         for name, rs in runs.items():
             m = {i: statistics.median(r[i] for r in rs) for i in range(4)}
-            print(f"{name:<20} {m[0]:>8.2f} {m[1]:>8.2f} {m[2]:>8.2f} {m[3] / 1024:>9.0f} "
-                  f"{m[0] / base[0]:>7.2f} {m[3] / base[3]:>7.2f}")
+            print(
+                f"{name:<20} {m[0]:>8.2f} {m[1]:>8.2f} {m[2]:>8.2f} {m[3] / 1024:>9.0f} "
+                f"{m[0] / base[0]:>7.2f} {m[3] / base[3]:>7.2f}"
+            )
     return 0
 
 

@@ -23,13 +23,17 @@ def main() -> int:
     from opt_py.cases import fold_collapse_shape_into_generic as cg
 
     stats = cg.fold_stats(cg.random_cases())
-    print(f"{cg.N_RANDOM} random generics (seed {cg.RANDOM_SEED}): {stats['folded']} fold, {stats['kept']} are refused; "
-          f"of the folded: linalg.index {stats['index']}, dynamic {stats['dynamic']}, "
-          f"partial {stats['partial']}, expand mirror {stats['mirror']}")
+    print(
+        f"{cg.N_RANDOM} random generics (seed {cg.RANDOM_SEED}): {stats['folded']} fold, {stats['kept']} are refused; "
+        f"of the folded: linalg.index {stats['index']}, dynamic {stats['dynamic']}, "
+        f"partial {stats['partial']}, expand mirror {stats['mirror']}"
+    )
     counts = cg.mirror_counts(cg.mirror_table(cg.mirror_cases()))
-    print(f"{cg.N_MIRROR} matmul -> expand -> generic cases (seed {cg.MIRROR_SEED}) against {cg.CXX}: "
-          f"both fold {counts['both']}, only opt-py {len(counts['only opt-py'])} {counts['only opt-py']}, "
-          f"only C++ {len(counts['only C++'])} {counts['only C++']}, neither {counts['neither']}")
+    print(
+        f"{cg.N_MIRROR} matmul -> expand -> generic cases (seed {cg.MIRROR_SEED}) against {cg.CXX}: "
+        f"both fold {counts['both']}, only opt-py {len(counts['only opt-py'])} {counts['only opt-py']}, "
+        f"only C++ {len(counts['only C++'])} {counts['only C++']}, neither {counts['neither']}"
+    )
     return 0
 
 

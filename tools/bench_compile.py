@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-NOOP_PASS = '''
+NOOP_PASS = """
 from dataclasses import dataclass
 from opt_py import PatternPass, pattern
 
@@ -40,7 +40,7 @@ class BenchNoop(PatternPass):
     summary = "A pattern pass whose root op never occurs"
     def patterns(self):
         return [never_matches]
-'''
+"""
 
 
 def program(n: int) -> str:
@@ -67,8 +67,11 @@ def main() -> int:
 
     bindir = Path(sys.executable).parent
     iree_compile = find_tool("iree-compile")
-    flags = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-             "--iree-llvmcpu-target-cpu=generic"]
+    flags = [
+        "--iree-hal-target-device=local",
+        "--iree-hal-local-target-device-backends=llvm-cpu",
+        "--iree-llvmcpu-target-cpu=generic",
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         src = tmp / "prog.mlir"
@@ -85,16 +88,30 @@ def main() -> int:
         variants = {
             "iree-compile": [iree_compile, str(src), "-o", str(tmp / "a.vmfb"), *flags],
             "opt-py compile (no-op Python pass at executable-sources)": [
-                str(bindir / "opt-py"), "compile", str(src), "-o", str(tmp / "b.vmfb"),
-                f"--load-pass-plugin={plugin}", "--inject", "executable-sources:bench-noop", *flags],
+                str(bindir / "opt-py"),
+                "compile",
+                str(src),
+                "-o",
+                str(tmp / "b.vmfb"),
+                f"--load-pass-plugin={plugin}",
+                "--inject",
+                "executable-sources:bench-noop",
+                *flags,
+            ],
             "tool mode (--iree-hal-preprocess-executables-with)": [
-                iree_compile, str(src), "-o", str(tmp / "c.vmfb"), *flags,
-                "--iree-hal-preprocess-executables-with=opt-py-bench-noop"],
+                iree_compile,
+                str(src),
+                "-o",
+                str(tmp / "c.vmfb"),
+                *flags,
+                "--iree-hal-preprocess-executables-with=opt-py-bench-noop",
+            ],
         }
         # Count dispatches once, from the IR at executable-sources.
         ir_out = tmp / "sources.mlir"
-        subprocess.run([iree_compile, str(src), "-o", str(ir_out), "--compile-to=executable-sources", *flags],
-                       check=True, env=env)
+        subprocess.run(
+            [iree_compile, str(src), "-o", str(ir_out), "--compile-to=executable-sources", *flags], check=True, env=env
+        )
         n_exec = ir_out.read_text().count("hal.executable private")
 
         times: dict[str, list[float]] = {k: [] for k in variants}

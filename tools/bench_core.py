@@ -291,7 +291,7 @@ def main(argv=None) -> int:
     print("Command: `" + shlex.join([sys.executable] + sys.argv) + "`\n")
     try:
         iree_version = version("iree-base-compiler")
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - the header's version is informative only
         iree_version = "?"
     print(
         f"Python {platform.python_version()}, iree-base-compiler {iree_version}, "
@@ -313,8 +313,16 @@ def main(argv=None) -> int:
         ok_all &= ok
         rows.append(("1. startup", "`iree-opt` (console script)", st["iree-opt"], "1.00x", "", None))
         if "iree-opt (native binary)" in st:
-            rows.append(("1. startup", "iree-opt native binary (reference)", st["iree-opt (native binary)"],
-                         f"{st['iree-opt (native binary)'] / st['iree-opt']:.2f}x", "", None))
+            rows.append(
+                (
+                    "1. startup",
+                    "iree-opt native binary (reference)",
+                    st["iree-opt (native binary)"],
+                    f"{st['iree-opt (native binary)'] / st['iree-opt']:.2f}x",
+                    "",
+                    None,
+                )
+            )
         rows.append(("1. startup", "`opt-py`", st["opt-py"], f"{ratio:.2f}x", "<= 1.2x vs `iree-opt`", ok))
         if "iree-opt (native binary)" in st:
             notes.append(
@@ -339,8 +347,16 @@ def main(argv=None) -> int:
         ok = ratio2 <= 2.0
         ok_all &= ok
         rows.append(("2. pattern on every op", f"C++ `canonicalize` ({canon})", c_ms, "1.00x", "", None))
-        rows.append(("2. pattern on every op", f"Python never-matching `arith.addi` pattern ({py_addi})", p_ms,
-                     f"{ratio2:.2f}x", "<= 2x", ok))
+        rows.append(
+            (
+                "2. pattern on every op",
+                f"Python never-matching `arith.addi` pattern ({py_addi})",
+                p_ms,
+                f"{ratio2:.2f}x",
+                "<= 2x",
+                ok,
+            )
+        )
         notes.append(
             f"pattern: the Python pattern was called {calls['python'][0]} times per run "
             f"(= {n_ops} ops), {p_ms * 1e3 / n_ops:.2f} us per op all told; "
@@ -358,29 +374,59 @@ def main(argv=None) -> int:
 
         no_verify = OptOptions(verify_each=False)
         times3, calls3 = timed_runs(
-            ctx, text,
-            {"base": base, "plus": plus, "alone": alone,
-             "base-nv": (base, no_verify), "plus-nv": (plus, no_verify)},
+            ctx,
+            text,
+            {"base": base, "plus": plus, "alone": alone, "base-nv": (base, no_verify), "plus-nv": (plus, no_verify)},
             noroot_reps,
         )
         if any(sum(v) for v in calls3.values()):
             sys.exit("bench_core: the tensor.collapse_shape pattern was called, but the module has none")
-        b_ms, q_ms, a_ms, bn_ms, qn_ms = (
-            median_ms(times3[k]) for k in ("base", "plus", "alone", "base-nv", "plus-nv")
-        )
+        b_ms, q_ms, a_ms, bn_ms, qn_ms = (median_ms(times3[k]) for k in ("base", "plus", "alone", "base-nv", "plus-nv"))
         added = (q_ms - b_ms) / b_ms * 100
         paired = statistics.median(p - b for p, b in zip(times3["plus"], times3["base"])) * 1e3
         ok = added <= 5.0
         ok_all &= ok
         rows.append(("3. pass with absent root", f"`canonicalize,cse` ({base})", b_ms, "+0.0%", "", None))
-        rows.append(("3. pass with absent root", f"`canonicalize,cse` + Python pass on tensor.collapse_shape ({plus})",
-                     q_ms, f"{added:+.1f}%", "<= +5%", ok))
-        rows.append(("3. pass with absent root", f"the Python pass alone (reference; {alone})", a_ms,
-                     f"{a_ms / b_ms * 100:.1f}% of base", "", None))
-        rows.append(("3. pass with absent root", "`canonicalize,cse`, verifier off (reference; --verify-each=false)",
-                     bn_ms, "", "", None))
-        rows.append(("3. pass with absent root", "`canonicalize,cse` + the Python pass, verifier off (reference)",
-                     qn_ms, f"{(qn_ms - bn_ms) / bn_ms * 100:+.1f}% vs verifier-off base", "", None))
+        rows.append(
+            (
+                "3. pass with absent root",
+                f"`canonicalize,cse` + Python pass on tensor.collapse_shape ({plus})",
+                q_ms,
+                f"{added:+.1f}%",
+                "<= +5%",
+                ok,
+            )
+        )
+        rows.append(
+            (
+                "3. pass with absent root",
+                f"the Python pass alone (reference; {alone})",
+                a_ms,
+                f"{a_ms / b_ms * 100:.1f}% of base",
+                "",
+                None,
+            )
+        )
+        rows.append(
+            (
+                "3. pass with absent root",
+                "`canonicalize,cse`, verifier off (reference; --verify-each=false)",
+                bn_ms,
+                "",
+                "",
+                None,
+            )
+        )
+        rows.append(
+            (
+                "3. pass with absent root",
+                "`canonicalize,cse` + the Python pass, verifier off (reference)",
+                qn_ms,
+                f"{(qn_ms - bn_ms) / bn_ms * 100:+.1f}% vs verifier-off base",
+                "",
+                None,
+            )
+        )
         notes.append(
             f"no-root: median of paired differences (plus - base, same repetition) is "
             f"{paired:+.2f} ms ({paired / b_ms * 100:+.1f}% of base); the pattern was never called."

@@ -39,10 +39,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from iree.compiler.tools.binaries import find_tool
-
-    from opt_py.iree import e2e
-
-    from opt_py.iree import fixes
+    from opt_py.iree import e2e, fixes
 
     flags = list(e2e.TARGETS[args.target].compile_flags)
     phase_specs, _ = fixes.specs("all", flags)
@@ -53,10 +50,14 @@ def main() -> int:
     opt_py = str(Path(sys.executable).parent / "opt-py")
     cold = dict(os.environ, OPT_PY_NO_SERVER="1")
     warm = {k: v for k, v in os.environ.items() if k != "OPT_PY_NO_SERVER"}
-    print(f"command: python tools/bench_fixes.py --reps {args.reps} --target {args.target}"
-          + (f" --models {args.models}" if args.models else ""))
-    print(f"\n| model ({args.target}) | iree-compile | plain warm | stops warm | --fixes cold | ratio "
-          "| --fixes warm | ratio |")
+    print(
+        f"command: python tools/bench_fixes.py --reps {args.reps} --target {args.target}"
+        + (f" --models {args.models}" if args.models else "")
+    )
+    print(
+        f"\n| model ({args.target}) | iree-compile | plain warm | stops warm | --fixes cold | ratio "
+        "| --fixes warm | ratio |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     totals = {"iree": 0.0, "plain": 0.0, "stops": 0.0, "cold": 0.0, "warm": 0.0}
     with tempfile.TemporaryDirectory() as tmp:
@@ -91,8 +92,10 @@ def _row(name: str, t: dict) -> str:
     def x(k):
         return f"{t[k]:.2f} s ({t[k] / t['iree']:.2f}x)"
 
-    return (f"| {name} | {t['iree']:.2f} s | {x('plain')} | {x('stops')} | {t['cold']:.2f} s | "
-            f"{t['cold'] / t['iree']:.2f}x | {t['warm']:.2f} s | {t['warm'] / t['iree']:.2f}x |")
+    return (
+        f"| {name} | {t['iree']:.2f} s | {x('plain')} | {x('stops')} | {t['cold']:.2f} s | "
+        f"{t['cold'] / t['iree']:.2f}x | {t['warm']:.2f} s | {t['warm'] / t['iree']:.2f}x |"
+    )
 
 
 if __name__ == "__main__":

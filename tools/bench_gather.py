@@ -21,7 +21,6 @@ import tempfile
 import time
 
 import numpy as np
-
 from benchlib import pipeline_medians, register_floor_pass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -31,18 +30,24 @@ def gathers_module(n: int) -> str:
     body = []
     for i in range(n):
         if i % 2:
-            body.append(f"  %b{i} = vector.broadcast %k{i % 7} : index to vector<8xindex>\n"
-                        f"  %x{i} = arith.addi %s, %b{i} : vector<8xindex>\n")
+            body.append(
+                f"  %b{i} = vector.broadcast %k{i % 7} : index to vector<8xindex>\n"
+                f"  %x{i} = arith.addi %s, %b{i} : vector<8xindex>\n"
+            )
             idx = f"%x{i}"
         else:
             idx = "%s"
-        body.append(f"  %g{i} = vector.gather %base[%j] [{idx}], %m, %p : memref<4096xf32>, vector<8xindex>, "
-                    f"vector<8xi1>, vector<8xf32> into vector<8xf32>\n"
-                    f"  vector.store %g{i}, %out[%j] : memref<4096xf32>, vector<8xf32>\n")
+        body.append(
+            f"  %g{i} = vector.gather %base[%j] [{idx}], %m, %p : memref<4096xf32>, vector<8xindex>, "
+            f"vector<8xi1>, vector<8xf32> into vector<8xf32>\n"
+            f"  vector.store %g{i}, %out[%j] : memref<4096xf32>, vector<8xf32>\n"
+        )
     ks = ", ".join(f"%k{i}: index" for i in range(7))
-    return (f"func.func @f(%base: memref<4096xf32>, %out: memref<4096xf32>, %j: index, {ks}) {{\n"
-            "  %s = vector.step : vector<8xindex>\n  %m = arith.constant dense<true> : vector<8xi1>\n"
-            "  %p = arith.constant dense<0.0> : vector<8xf32>\n" + "".join(body) + "  return\n}\n")
+    return (
+        f"func.func @f(%base: memref<4096xf32>, %out: memref<4096xf32>, %j: index, {ks}) {{\n"
+        "  %s = vector.step : vector<8xindex>\n  %m = arith.constant dense<true> : vector<8xi1>\n"
+        "  %p = arith.constant dense<0.0> : vector<8xf32>\n" + "".join(body) + "  return\n}\n"
+    )
 
 
 def speed(reps: int):
@@ -50,10 +55,11 @@ def speed(reps: int):
 
     text = gathers_module(10_000)
     floor = register_floor_pass("vector.gather", "bench-floor-gather")
-    pipelines = {"canonicalize": "builtin.module(func.func(canonicalize))",
-                 "gather-to-load,canonicalize": "builtin.module(func.func(gather-to-load,canonicalize))",
-                 "floor: one trivial Python rewrite per gather, canonicalize":
-                 f"builtin.module(func.func({floor},canonicalize))"}
+    pipelines = {
+        "canonicalize": "builtin.module(func.func(canonicalize))",
+        "gather-to-load,canonicalize": "builtin.module(func.func(gather-to-load,canonicalize))",
+        "floor: one trivial Python rewrite per gather, canonicalize": f"builtin.module(func.func({floor},canonicalize))",
+    }
     left = {}
 
     def check(name, module):
@@ -84,7 +90,6 @@ func.func @read(%table: tensor<4096x256xf32>, %rows: tensor<2048xi32>, %cols: te
 
 def runtime(reps: int):
     import iree.runtime as rt
-
     from opt_py.iree import e2e
 
     target = e2e.TARGETS["cpu"]
@@ -100,8 +105,13 @@ def runtime(reps: int):
             f.write(PROGRAM)
         builds = {
             "stock IREE": e2e.compile_program(path, target),
-            "with gather-to-load": e2e.compile_program(path, target, inject_codegen=(
-                "after:iree-codegen-iree-comprehensive-bufferize:gather-to-load,fold-subview-into-gather",)),
+            "with gather-to-load": e2e.compile_program(
+                path,
+                target,
+                inject_codegen=(
+                    "after:iree-codegen-iree-comprehensive-bufferize:gather-to-load,fold-subview-into-gather",
+                ),
+            ),
         }
     for name, vmfb in builds.items():
         config = rt.Config(target.device)

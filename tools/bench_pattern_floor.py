@@ -41,7 +41,6 @@ def pattern_passes():
 def changed_cases(name: str) -> list[str]:
     """The lit cases ``name`` rewrites, each as the text of its top-level ops with no alias definitions."""
     from iree.compiler import ir
-
     from opt_py import run_pipeline
     from opt_py.run.engine import make_context
 
@@ -53,8 +52,7 @@ def changed_cases(name: str) -> list[str]:
                 before = ir.Module.parse(chunk)
             except ir.MLIRError:
                 continue  # an invalid-input case
-            text = "\n".join(op.get_asm(use_local_scope=True, assume_verified=True)
-                             for op in before.body.operations)
+            text = "\n".join(op.get_asm(use_local_scope=True, assume_verified=True) for op in before.body.operations)
             after = ir.Module.parse(chunk)
             try:
                 run_pipeline(after, f"builtin.module({name})")
@@ -67,7 +65,7 @@ def changed_cases(name: str) -> list[str]:
 
 def replicate(cases: list[str], roots: set[str], want: int) -> tuple[str, int]:
     """Copies of ``cases`` (symbols suffixed per copy) holding at least ``want`` root ops, and how many."""
-    per_round = sum(len(re.findall(r"\b(?:%s)\b" % "|".join(map(re.escape, roots)), c)) for c in cases)
+    per_round = sum(len(re.findall(r"\b(?:" + "|".join(map(re.escape, roots)) + r")\b", c)) for c in cases)
     copies = max(1, -(-want // max(per_round, 1)))
     body = [re.sub(r"@([A-Za-z_][\w$.]*)", rf"@\1_c{i}_{j}", c) for i in range(copies) for j, c in enumerate(cases)]
     return "\n".join(body), copies * per_round
@@ -75,7 +73,6 @@ def replicate(cases: list[str], roots: set[str], want: int) -> tuple[str, int]:
 
 def measure(name: str, cls, roots_wanted: int, reps: int):
     from iree.compiler import ir
-
     from opt_py.run.engine import make_context
 
     cases = changed_cases(name)
@@ -118,8 +115,10 @@ def main() -> int:
     passes = pattern_passes()
     if args.passes:
         passes = {n: c for n, c in passes.items() if n in args.passes.split(",")}
-    print(f"command: python tools/bench_pattern_floor.py --roots {args.roots} --reps {args.reps}"
-          + (f" --passes {args.passes}" if args.passes else ""))
+    print(
+        f"command: python tools/bench_pattern_floor.py --roots {args.roots} --reps {args.reps}"
+        + (f" --passes {args.passes}" if args.passes else "")
+    )
     print("\n| pass | root ops | ops added per root | pass | floor | pass / floor |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for name, cls in passes.items():

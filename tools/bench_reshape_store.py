@@ -24,8 +24,10 @@ from collections import Counter
 
 from benchlib import pipeline_medians, register_floor_pass
 
-LAYOUT = ("#pl = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, "
-          "#hal.pipeline.binding<storage_buffer>]>\n")
+LAYOUT = (
+    "#pl = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, "
+    "#hal.pipeline.binding<storage_buffer>]>\n"
+)
 STATIC = """
 func.func @d{i}() {{
   %c0 = arith.constant 0 : index
@@ -55,11 +57,11 @@ func.func @d{i}() {{
 def speed(reps: int, n: int = 2000):
     floor = register_floor_pass("tensor.collapse_shape", "bench-floor-collapse")
     text = LAYOUT + "".join((STATIC if i % 2 else DYNAMIC).format(i=i) for i in range(n))
-    pipelines = {"C++ iree-codegen-fold-reshape-into-interface-tensor":
-                 "builtin.module(func.func(iree-codegen-fold-reshape-into-interface-tensor))",
-                 "fold-collapse-shape-into-store": "builtin.module(func.func(fold-collapse-shape-into-store))",
-                 "floor: one trivial Python rewrite per function":
-                 f"builtin.module(func.func({floor}))"}
+    pipelines = {
+        "C++ iree-codegen-fold-reshape-into-interface-tensor": "builtin.module(func.func(iree-codegen-fold-reshape-into-interface-tensor))",
+        "fold-collapse-shape-into-store": "builtin.module(func.func(fold-collapse-shape-into-store))",
+        "floor: one trivial Python rewrite per function": f"builtin.module(func.func({floor}))",
+    }
 
     def check(name, module):
         left = str(module).count("tensor.collapse_shape")
@@ -157,8 +159,9 @@ def main() -> int:
         right = sum(1 for r in rows if (r[4]["opt-py"], r[4]["C++"]) == (o, c) and r[3] == "ok")
         print(f"| opt-py {o}, C++ {c} | {k} | {right} |")
     disagree = [r for r in rows if r[4]["opt-py"] != r[4]["C++"]]
-    lines = [f"{r[0]}: opt-py {r[4]['opt-py']} ({r[2]}), C++ {r[4]['C++']} (stock run: {r[3]}): {r[1]}"
-             for r in disagree]
+    lines = [
+        f"{r[0]}: opt-py {r[4]['opt-py']} ({r[2]}), C++ {r[4]['C++']} (stock run: {r[3]}): {r[1]}" for r in disagree
+    ]
     if args.disagreements:
         with open(args.disagreements, "w") as f:
             f.write("\n".join(lines) + "\n")

@@ -45,7 +45,7 @@ def main() -> int:
     for case, s, o in rows:
         if s != "ok":
             print(f"stock {s}, opt-py --fixes {o}: {case.describe()}")
-    for case, s, o in rows:
+    for case, _s, o in rows:
         if o != "ok":
             print(f"OPT-PY --FIXES NOT OK: {o}: {case.describe()}")
     return 0 if ours["ok"] == len(rows) else 1

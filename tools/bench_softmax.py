@@ -55,25 +55,41 @@ def _generic(res, ins, init, init_type, out_elem, maps, iterators, body):
     args = ", ".join([f"%a{i}: {e}" for i, (_, _, e) in enumerate(ins)] + [f"%o: {out_elem}"])
     its = ", ".join(f'"{i}"' for i in iterators)
     lines = "\n".join(f"    {b}" for b in body)
-    return (f"  {res} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{its}]}} "
-            f"ins({', '.join(v for v, _, _ in ins)} : {', '.join(t for _, t, _ in ins)}) "
-            f"outs({init} : {init_type}) {{\n  ^bb0({args}):\n{lines}\n    linalg.yield %y : {out_elem}\n"
-            f"  }} -> {init_type}\n")
+    return (
+        f"  {res} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{its}]}} "
+        f"ins({', '.join(v for v, _, _ in ins)} : {', '.join(t for _, t, _ in ins)}) "
+        f"outs({init} : {init_type}) {{\n  ^bb0({args}):\n{lines}\n    linalg.yield %y : {out_elem}\n"
+        f"  }} -> {init_type}\n"
+    )
 
 
 def softmax_mul(rows: int, cols: int) -> str:
     t = f"tensor<{rows}x{cols}xf32>"
-    return (f"func.func @main(%x: {t}, %w: {t}) -> {t} {{\n  %e = tensor.empty() : {t}\n"
-            f"  %s = linalg.softmax dimension(1) ins(%x : {t}) outs(%e : {t}) -> {t}\n"
-            + _generic("%m", [("%s", t, "f32"), ("%w", t, "f32")], "%e", t, "f32", [ID, ID, ID],
-                       ["parallel", "parallel"], ["%y = arith.mulf %a0, %a1 : f32"])
-            + f"  return %m : {t}\n}}\n")
+    return (
+        f"func.func @main(%x: {t}, %w: {t}) -> {t} {{\n  %e = tensor.empty() : {t}\n"
+        f"  %s = linalg.softmax dimension(1) ins(%x : {t}) outs(%e : {t}) -> {t}\n"
+        + _generic(
+            "%m",
+            [("%s", t, "f32"), ("%w", t, "f32")],
+            "%e",
+            t,
+            "f32",
+            [ID, ID, ID],
+            ["parallel", "parallel"],
+            ["%y = arith.mulf %a0, %a1 : f32"],
+        )
+        + f"  return %m : {t}\n}}\n"
+    )
 
 
 def group_norm(groups: int, n: int) -> str:
     """f16 in, extf, mean, centred variance, (x - mean) * rstd * gamma + beta, truncf to f16."""
-    t16, t, ts, tg = (f"tensor<{groups}x{n}xf16>", f"tensor<{groups}x{n}xf32>", f"tensor<{groups}xf32>",
-                      f"tensor<{n}xf32>")
+    t16, t, ts, tg = (
+        f"tensor<{groups}x{n}xf16>",
+        f"tensor<{groups}x{n}xf32>",
+        f"tensor<{groups}xf32>",
+        f"tensor<{n}xf32>",
+    )
     red = ["parallel", "reduction"]
     par = ["parallel", "parallel"]
     return (
@@ -84,32 +100,85 @@ def group_norm(groups: int, n: int) -> str:
         f"  %z = linalg.fill ins(%zero : f32) outs(%e1 : {ts}) -> {ts}\n"
         + _generic("%x", [("%x16", t16, "f16")], "%e2", t, "f32", [ID, ID], par, ["%y = arith.extf %a0 : f16 to f32"])
         + _generic("%sum", [("%x", t, "f32")], "%z", ts, "f32", [ID, ROW], red, ["%y = arith.addf %a0, %o : f32"])
-        + _generic("%mean", [("%sum", ts, "f32")], "%e1", ts, "f32", [VEC, VEC], ["parallel"],
-                   ["%y = arith.divf %a0, %n : f32"])
-        + _generic("%cen", [("%x", t, "f32"), ("%mean", ts, "f32")], "%e2", t, "f32", [ID, ROW, ID], par,
-                   ["%y = arith.subf %a0, %a1 : f32"])
+        + _generic(
+            "%mean",
+            [("%sum", ts, "f32")],
+            "%e1",
+            ts,
+            "f32",
+            [VEC, VEC],
+            ["parallel"],
+            ["%y = arith.divf %a0, %n : f32"],
+        )
+        + _generic(
+            "%cen",
+            [("%x", t, "f32"), ("%mean", ts, "f32")],
+            "%e2",
+            t,
+            "f32",
+            [ID, ROW, ID],
+            par,
+            ["%y = arith.subf %a0, %a1 : f32"],
+        )
         + _generic("%sq", [("%cen", t, "f32")], "%e2", t, "f32", [ID, ID], par, ["%y = arith.mulf %a0, %a0 : f32"])
         + _generic("%vs", [("%sq", t, "f32")], "%z", ts, "f32", [ID, ROW], red, ["%y = arith.addf %a0, %o : f32"])
-        + _generic("%rstd", [("%vs", ts, "f32")], "%e1", ts, "f32", [VEC, VEC], ["parallel"],
-                   ["%v = arith.divf %a0, %n : f32", "%p = arith.addf %v, %eps : f32", "%y = math.rsqrt %p : f32"])
-        + _generic("%norm", [("%cen", t, "f32"), ("%rstd", ts, "f32")], "%e2", t, "f32", [ID, ROW, ID], par,
-                   ["%y = arith.mulf %a0, %a1 : f32"])
-        + _generic("%aff", [("%norm", t, "f32"), ("%g", tg, "f32"), ("%b", tg, "f32")], "%e2", t, "f32",
-                   [ID, COL, COL, ID], par, ["%m = arith.mulf %a0, %a1 : f32", "%y = arith.addf %m, %a2 : f32"])
-        + _generic("%out", [("%aff", t, "f32")], "%e3", t16, "f16", [ID, ID], par,
-                   ["%y = arith.truncf %a0 : f32 to f16"])
-        + f"  return %out : {t16}\n}}\n")
+        + _generic(
+            "%rstd",
+            [("%vs", ts, "f32")],
+            "%e1",
+            ts,
+            "f32",
+            [VEC, VEC],
+            ["parallel"],
+            ["%v = arith.divf %a0, %n : f32", "%p = arith.addf %v, %eps : f32", "%y = math.rsqrt %p : f32"],
+        )
+        + _generic(
+            "%norm",
+            [("%cen", t, "f32"), ("%rstd", ts, "f32")],
+            "%e2",
+            t,
+            "f32",
+            [ID, ROW, ID],
+            par,
+            ["%y = arith.mulf %a0, %a1 : f32"],
+        )
+        + _generic(
+            "%aff",
+            [("%norm", t, "f32"), ("%g", tg, "f32"), ("%b", tg, "f32")],
+            "%e2",
+            t,
+            "f32",
+            [ID, COL, COL, ID],
+            par,
+            ["%m = arith.mulf %a0, %a1 : f32", "%y = arith.addf %m, %a2 : f32"],
+        )
+        + _generic(
+            "%out", [("%aff", t, "f32")], "%e3", t16, "f16", [ID, ID], par, ["%y = arith.truncf %a0 : f32 to f16"]
+        )
+        + f"  return %out : {t16}\n}}\n"
+    )
 
 
 # name -> (program, iree-benchmark-module inputs, output type, has a linalg.softmax)
 PROGRAMS = {
-    "softmax x w, 4096x1024 f32": (softmax_mul(4096, 1024), ["4096x1024xf32=0.5", "4096x1024xf32=2"],
-                                   "4096x1024xf32", True),
-    "softmax x w, 32x262144 f32": (softmax_mul(32, 262144), ["32x262144xf32=0.5", "32x262144xf32=2"],
-                                   "32x262144xf32", True),
-    "group-norm + affine, 32x262144 f16": (group_norm(32, 262144),
-                                            ["32x262144xf16=0.5", "262144xf32=2", "262144xf32=1"],
-                                            "32x262144xf16", False),
+    "softmax x w, 4096x1024 f32": (
+        softmax_mul(4096, 1024),
+        ["4096x1024xf32=0.5", "4096x1024xf32=2"],
+        "4096x1024xf32",
+        True,
+    ),
+    "softmax x w, 32x262144 f32": (
+        softmax_mul(32, 262144),
+        ["32x262144xf32=0.5", "32x262144xf32=2"],
+        "32x262144xf32",
+        True,
+    ),
+    "group-norm + affine, 32x262144 f16": (
+        group_norm(32, 262144),
+        ["32x262144xf16=0.5", "262144xf32=2", "262144xf32=1"],
+        "32x262144xf16",
+        False,
+    ),
 }
 BYTES = {"f16": 2, "f32": 4}
 
@@ -127,8 +196,10 @@ def copy_program(spec: str) -> str:
     """Copies its input into caller-provided storage: IREE lowers this to a
     ``hal.device.queue.copy``, the device's own buffer-to-buffer copy."""
     t = f"tensor<{spec}>"
-    return (f"func.func @main(%x: {t}, %out: !hal.buffer {{iree.abi.output = 0 : index}}) -> {t} {{\n"
-            f"  return %x : {t}\n}}\n")
+    return (
+        f"func.func @main(%x: {t}, %out: !hal.buffer {{iree.abi.output = 0 : index}}) -> {t} {{\n"
+        f"  return %x : {t}\n}}\n"
+    )
 
 
 def compile_(path, target, with_pass, compile_to=None):
@@ -159,21 +230,25 @@ def gpu(path, target, with_pass) -> str:
     r = compile_(path, target, with_pass)
     if not r.ok:
         msg = next((m for m in r.messages if "shared memory" in m), None) or next(
-            (m for m in r.messages if "error" in m), "failed")
+            (m for m in r.messages if "error" in m), "failed"
+        )
         m = re.search(r"uses (\d+) bytes of shared memory; exceeded the limit of (\d+)", msg)
         if m:
             return f"fails: {int(m.group(1)):,} B shared > {int(m.group(2)):,}"
         return "fails: " + msg.splitlines()[0][:80]
-    used = e2e.workgroup_memory(path, e2e.TARGETS[TARGETS[target]], inject=[INJECT] if with_pass else [],
-                                extra_flags=flags)
+    used = e2e.workgroup_memory(
+        path, e2e.TARGETS[TARGETS[target]], inject=[INJECT] if with_pass else [], extra_flags=flags
+    )
     return f"ok, {used:,} B shared"
 
 
 def cpu_code_identical(path) -> bool:
     from opt_py.iree import e2e
 
-    stock, ours = (e2e.machine_code(path, e2e.TARGETS["cpu"], inject=[INJECT] if v else [], extra_flags=[AGGRESSIVE])
-                   for v in (False, True))
+    stock, ours = (
+        e2e.machine_code(path, e2e.TARGETS["cpu"], inject=[INJECT] if v else [], extra_flags=[AGGRESSIVE])
+        for v in (False, True)
+    )
     return stock == ours
 
 
@@ -184,8 +259,14 @@ def runtimes(vmfbs: dict, inputs: dict, device: str, rounds: int, reps: int) -> 
     times = {k: [] for k in vmfbs}
     for _ in range(rounds):
         for name, vmfb in vmfbs.items():
-            args = [tool, f"--module={vmfb}", f"--device={device}", "--function=main",
-                    f"--benchmark_repetitions={reps}", "--benchmark_format=json"]
+            args = [
+                tool,
+                f"--module={vmfb}",
+                f"--device={device}",
+                "--function=main",
+                f"--benchmark_repetitions={reps}",
+                "--benchmark_format=json",
+            ]
             args += [f"--input={i}" for i in inputs[name]]
             out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
             data = json.loads(out)
@@ -231,9 +312,14 @@ def measure(path, inputs, out_spec, target, tmp, rounds, reps) -> dict:
     ratios = [b / a for a, b in zip(t[False], t[True])]
     traffic = sum(nbytes(i) for i in inputs) + nbytes(out_spec)
     copy_bw = 2 * nbytes(out_spec) / med["copy"]
-    return {"stock": med[False], "pass": med[True], "ratio": med[True] / med[False],
-            "ratios": (min(ratios), max(ratios)), "copy_gbs": copy_bw / 1e6,
-            "bw": {v: traffic / med[v] / copy_bw for v in (False, True)}}
+    return {
+        "stock": med[False],
+        "pass": med[True],
+        "ratio": med[True] / med[False],
+        "ratios": (min(ratios), max(ratios)),
+        "copy_gbs": copy_bw / 1e6,
+        "bw": {v: traffic / med[v] / copy_bw for v in (False, True)},
+    }
 
 
 def main(argv=None) -> int:
@@ -257,30 +343,39 @@ def main(argv=None) -> int:
                 assert softmax_survives(path), "linalg.softmax is gone before the injection point"
             d = {v: dispatches(path, v) for v in (False, True)}
             same = cpu_code_identical(path)
-            m = {label: measure(path, inputs, out_spec, target, tmp, args.rounds, args.reps)
-                 for label, target in found.items()}
+            m = {
+                label: measure(path, inputs, out_spec, target, tmp, args.rounds, args.reps)
+                for label, target in found.items()
+            }
             g = {(tg, v): gpu(path, tg, v) for tg in ("gfx942", "sm_80") for v in (False, True)}
             rows.append((name, d, same, m, g))
 
-    print("| program (aggressive fusion) | dispatches stock | with pass | CPU code | gfx942 stock | gfx942 with pass "
-          "| sm_80 stock | sm_80 with pass |")
+    print(
+        "| program (aggressive fusion) | dispatches stock | with pass | CPU code | gfx942 stock | gfx942 with pass "
+        "| sm_80 stock | sm_80 with pass |"
+    )
     print("| --- | ---: | ---: | --- | --- | --- | --- | --- |")
     for name, d, same, _, g in rows:
-        print(f"| {name} | {d[False]} | {d[True]} | {'identical' if same else 'differs'} | "
-              f"{g['gfx942', False]} | {g['gfx942', True]} | {g['sm_80', False]} | {g['sm_80', True]} |")
+        print(
+            f"| {name} | {d[False]} | {d[True]} | {'identical' if same else 'differs'} | "
+            f"{g['gfx942', False]} | {g['gfx942', True]} | {g['sm_80', False]} | {g['sm_80', True]} |"
+        )
     print()
-    print("| program | device | stock | with pass | ratio | per-round ratios | bandwidth stock | with pass "
-          "| copy |")
+    print("| program | device | stock | with pass | ratio | per-round ratios | bandwidth stock | with pass | copy |")
     print("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
     for name, _, _, m, _ in rows:
         for label, r in m.items():
-            print(f"| {name} | {label} | {r['stock']:.2f} ms | {r['pass']:.2f} ms | {r['ratio']:.2f}x | "
-                  f"{r['ratios'][0]:.2f}x-{r['ratios'][1]:.2f}x | {r['bw'][False]:.2f} | {r['bw'][True]:.2f} | "
-                  f"{r['copy_gbs']:.1f} GB/s |")
+            print(
+                f"| {name} | {label} | {r['stock']:.2f} ms | {r['pass']:.2f} ms | {r['ratio']:.2f}x | "
+                f"{r['ratios'][0]:.2f}x-{r['ratios'][1]:.2f}x | {r['bw'][False]:.2f} | {r['bw'][True]:.2f} | "
+                f"{r['copy_gbs']:.1f} GB/s |"
+            )
     print()
-    print(f"command: opt-py compile P.mlir -o P.vmfb {AGGRESSIVE} [--inject {INJECT}] <target flags>; "
-          f"iree-benchmark-module, median of {args.rounds} interleaved rounds of {args.reps} repetitions; "
-          "bandwidth: (inputs + output bytes) / time, as a fraction of a queue copy's (2 x output bytes) / time")
+    print(
+        f"command: opt-py compile P.mlir -o P.vmfb {AGGRESSIVE} [--inject {INJECT}] <target flags>; "
+        f"iree-benchmark-module, median of {args.rounds} interleaved rounds of {args.reps} repetitions; "
+        "bandwidth: (inputs + output bytes) / time, as a fraction of a queue copy's (2 x output bytes) / time"
+    )
     return 0
 
 

@@ -64,8 +64,10 @@ def main() -> int:
         "opt-py warm": ([opt_py, "-p", "canonicalize", src], warm),
     }
     if args.baseline:
-        cmds["opt-py cold, baseline checkout"] = ([opt_py, "-p", "canonicalize", src],
-                                                  dict(cold, PYTHONPATH=args.baseline))
+        cmds["opt-py cold, baseline checkout"] = (
+            [opt_py, "-p", "canonicalize", src],
+            dict(cold, PYTHONPATH=args.baseline),
+        )
     try:
         wall(*cmds["opt-py warm"])  # starts the server
         time.sleep(3)
@@ -82,8 +84,11 @@ def main() -> int:
             lit_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test", "lit")
             lit = [py, "-c", "import sys; from lit.main import main; sys.exit(main())", "-q", lit_dir]
             # "before": how the suite ran when issue 17 was filed (cold, PyPI's filecheck on every RUN line)
-            lit_env = {"cold, PyPI filecheck (before)": dict(cold, OPT_PY_FILECHECK="filecheck"),
-                       "cold": cold, "warm": warm}
+            lit_env = {
+                "cold, PyPI filecheck (before)": dict(cold, OPT_PY_FILECHECK="filecheck"),
+                "cold": cold,
+                "warm": warm,
+            }
             wall(lit, warm)  # a server for lit's environment
             time.sleep(3)
             lt = {k: [] for k in lit_env}

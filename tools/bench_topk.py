@@ -38,8 +38,10 @@ def speed(reps: int, n: int = 2000):
     from iree.compiler import ir
 
     text = "".join(SORT_FUNC.format(i=i) for i in range(n))
-    pipelines = {"C++ canonicalize": "builtin.module(func.func(canonicalize))",
-                 "sort-drop-unused-results": "builtin.module(func.func(sort-drop-unused-results))"}
+    pipelines = {
+        "C++ canonicalize": "builtin.module(func.func(canonicalize))",
+        "sort-drop-unused-results": "builtin.module(func.func(sort-drop-unused-results))",
+    }
 
     def check(name, module):
         assert "outs(%arg0 : tensor<64xf32>)" in str(module)  # the result was dropped
@@ -49,7 +51,6 @@ def speed(reps: int, n: int = 2000):
 
 def _compile_one(job):
     from opt_py.cases import topk
-
     from opt_py.iree import e2e
 
     variant, target_name, with_pass = job
@@ -58,8 +59,11 @@ def _compile_one(job):
         with open(path, "w") as f:
             f.write(topk.program(variant))
         try:
-            e2e.compile_program(path, e2e.TARGETS[target_name],
-                                inject=("executable-sources:sort-drop-unused-results",) if with_pass else ())
+            e2e.compile_program(
+                path,
+                e2e.TARGETS[target_name],
+                inject=("executable-sources:sort-drop-unused-results",) if with_pass else (),
+            )
             return job, True
         except Exception:  # noqa: BLE001 - a compile failure is what we count
             return job, False

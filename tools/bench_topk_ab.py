@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-import bench_topk_speed as b  # noqa: E402
+import bench_topk_speed as b
 
 
 def main():
@@ -24,13 +24,19 @@ def main():
     a = ap.parse_args()
     names = a.variants.split(";")
     text = b.program(a.width, a.k)
-    vm = {n: b.compile_text(text, () if n == "stock" else (f"global-optimization:sort-slice-to-topk{{{n}}}",))
-          for n in names if n != "torch"}
+    vm = {
+        n: b.compile_text(text, () if n == "stock" else (f"global-optimization:sort-slice-to-topk{{{n}}}",))
+        for n in names
+        if n != "torch"
+    }
     res = {n: [] for n in names}
     for _ in range(a.rounds):
         for n in names:
-            res[n].append(b.torch_us(a.width, a.k) if n == "torch"
-                          else b.bench(vm[n], a.width, "local-sync", reps=1, min_time=a.min_time))
+            res[n].append(
+                b.torch_us(a.width, a.k)
+                if n == "torch"
+                else b.bench(vm[n], a.width, "local-sync", reps=1, min_time=a.min_time)
+            )
     base = min(res[names[0]])
     print(f"{b.B}x{a.width} k={a.k}: " + "  ".join(f"{n} {min(v):.0f} ({min(v) / base:.2f})" for n, v in res.items()))
 

@@ -34,18 +34,20 @@ B = 37
 
 
 def program(width, k):
-    return (f"func.func @topk(%x: tensor<{B}x{width}xf32>) -> tensor<{B}x{k}xi64> {{\n"
-            f"  %e = tensor.empty() : tensor<{B}x{width}xi64>\n"
-            "  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], "
-            f"iterator_types = [\"parallel\", \"parallel\"]}} outs(%e : tensor<{B}x{width}xi64>) {{\n"
-            "  ^bb0(%o: i64):\n    %i = linalg.index 1 : index\n    %c = arith.index_cast %i : index to i64\n"
-            f"    linalg.yield %c : i64\n  }} -> tensor<{B}x{width}xi64>\n"
-            f"  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %iota : tensor<{B}x{width}xf32>, "
-            f"tensor<{B}x{width}xi64>) {{\n"
-            "  ^bb0(%a: f32, %b: f32, %p: i64, %q: i64):\n    %r = arith.cmpf oge, %a, %b : f32\n"
-            f"    iree_linalg_ext.yield %r : i1\n  }} -> tensor<{B}x{width}xf32>, tensor<{B}x{width}xi64>\n"
-            f"  %ki = tensor.extract_slice %s#1[0, 0] [{B}, {k}] [1, 1] : tensor<{B}x{width}xi64> to "
-            f"tensor<{B}x{k}xi64>\n  return %ki : tensor<{B}x{k}xi64>\n}}\n")
+    return (
+        f"func.func @topk(%x: tensor<{B}x{width}xf32>) -> tensor<{B}x{k}xi64> {{\n"
+        f"  %e = tensor.empty() : tensor<{B}x{width}xi64>\n"
+        "  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], "
+        f'iterator_types = ["parallel", "parallel"]}} outs(%e : tensor<{B}x{width}xi64>) {{\n'
+        "  ^bb0(%o: i64):\n    %i = linalg.index 1 : index\n    %c = arith.index_cast %i : index to i64\n"
+        f"    linalg.yield %c : i64\n  }} -> tensor<{B}x{width}xi64>\n"
+        f"  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %iota : tensor<{B}x{width}xf32>, "
+        f"tensor<{B}x{width}xi64>) {{\n"
+        "  ^bb0(%a: f32, %b: f32, %p: i64, %q: i64):\n    %r = arith.cmpf oge, %a, %b : f32\n"
+        f"    iree_linalg_ext.yield %r : i1\n  }} -> tensor<{B}x{width}xf32>, tensor<{B}x{width}xi64>\n"
+        f"  %ki = tensor.extract_slice %s#1[0, 0] [{B}, {k}] [1, 1] : tensor<{B}x{width}xi64> to "
+        f"tensor<{B}x{k}xi64>\n  return %ki : tensor<{B}x{k}xi64>\n}}\n"
+    )
 
 
 def floor_program(width):
@@ -66,7 +68,6 @@ VARIANTS = {  # name -> the top-k pass's options in place of --fixes' (None: the
 
 def build(a):
     import numpy as np
-
     from opt_py.iree import e2e, fixes
     from opt_py.iree.bundle import _first_error
     from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, choose_form, choose_gpu_form, chunk_size
@@ -79,8 +80,15 @@ def build(a):
             return fixes.specs("all", tgt.compile_flags)
         if options is None:
             return without
-        return (tuple(s.replace("global-optimization:", f"global-optimization:sort-slice-to-topk{{{options}}},", 1)
-                      if s.startswith("global-optimization:") else s for s in without[0]), without[1])
+        return (
+            tuple(
+                s.replace("global-optimization:", f"global-optimization:sort-slice-to-topk{{{options}}},", 1)
+                if s.startswith("global-optimization:")
+                else s
+                for s in without[0]
+            ),
+            without[1],
+        )
 
     def applies(name, width, k):
         if name == "sort":
@@ -108,8 +116,7 @@ def build(a):
                 entry["vmfb"] = name + ".vmfb"
             except Exception as e:  # noqa: BLE001 - a compile failure is this module's outcome
                 entry["compile_error"] = _first_error(str(e))
-            print(f"{name:28} {'compiled' if 'vmfb' in entry else entry['compile_error']}", file=sys.stderr,
-                  flush=True)
+            print(f"{name:28} {'compiled' if 'vmfb' in entry else entry['compile_error']}", file=sys.stderr, flush=True)
             entries.append(entry)
 
     names = a.variants.split(",")
@@ -124,18 +131,21 @@ def build(a):
                 if not applies(name, width, k):
                     continue
                 options = VARIANTS[name]
-                form = {"fixes": (choose_form(width, k, 32) if a.target == "cpu"
-                                  else choose_gpu_form(width, k, 32)) or "sort",
-                        "rounds": "argmax" if k == 1 else "rounds",
-                        "chunks": f"chunks C={chunk_size(width, k)}",
-                        "chunks-rounds": f"chunks C={chunk_size(width, k)}"}.get(name, name)
+                form = {
+                    "fixes": (choose_form(width, k, 32) if a.target == "cpu" else choose_gpu_form(width, k, 32))
+                    or "sort",
+                    "rounds": "argmax" if k == 1 else "rounds",
+                    "chunks": f"chunks C={chunk_size(width, k)}",
+                    "chunks-rounds": f"chunks C={chunk_size(width, k)}",
+                }.get(name, name)
                 if options:
                     options = options.replace("FORM1", "argmax" if k == 1 else "rounds")
                 compile_one(f"{name}_w{width}_k{k}", text, specs(options), width, k, form)
     manifest = {"target": a.target, "device": tgt.device, "rows": B, "variants": names, "modules": entries}
     open(os.path.join(a.dir, "manifest.json"), "w").write(json.dumps(manifest, indent=1) + "\n")
-    print(f"wrote {a.dir}: {len(entries)} modules; run it on the device with: "
-          f"python tools/bench_topk_gpu.py run {a.dir}")
+    print(
+        f"wrote {a.dir}: {len(entries)} modules; run it on the device with: python tools/bench_topk_gpu.py run {a.dir}"
+    )
 
 
 # ---------------------------------------------------------------- on the device (no opt_py)
@@ -143,9 +153,21 @@ def build(a):
 
 def iree_us(vmfb, x_path, device, reps, min_time, flags=()):
     out = subprocess.run(
-        [_tool("iree-benchmark-module"), f"--module={vmfb}", f"--device={device}", "--function=topk", f"--input=@{x_path}",
-         f"--benchmark_min_time={min_time}", f"--benchmark_repetitions={reps}", *flags],
-        capture_output=True, text=True, timeout=300, check=False)
+        [
+            _tool("iree-benchmark-module"),
+            f"--module={vmfb}",
+            f"--device={device}",
+            "--function=topk",
+            f"--input=@{x_path}",
+            f"--benchmark_min_time={min_time}",
+            f"--benchmark_repetitions={reps}",
+            *flags,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     times = []
     for line in out.stdout.splitlines():
         m = re.match(r"BM_\S+\s+([\d.]+) (ns|us|ms|s)\b", line)
@@ -190,7 +212,7 @@ def torch_us(x, k, device):
     sync = []
     for _ in range(300):
         t0 = time.perf_counter()
-        torch.topk(t, k, dim=-1).indices
+        torch.topk(t, k, dim=-1)
         if dev == "cuda":
             torch.cuda.synchronize()
         sync.append((time.perf_counter() - t0) * 1e6)
@@ -230,9 +252,11 @@ def ncu_us(cmd, nvtx=None, calls=1):
         if row.get("Metric Name") == "gpu__time_duration.sum":
             times.append(float(row["Metric Value"].replace(",", "")) * scale[row["Metric Unit"]])
     if not times or len(times) % calls:
-        raise RuntimeError(f"ncu saw {len(times)} kernels for {calls} calls: "
-                           + (out.stderr.strip().splitlines() or ["no output"])[-1][:200])
-    last = times[-(len(times) // calls):]
+        raise RuntimeError(
+            f"ncu saw {len(times)} kernels for {calls} calls: "
+            + (out.stderr.strip().splitlines() or ["no output"])[-1][:200]
+        )
+    last = times[-(len(times) // calls) :]
     return sum(last), len(last)
 
 
@@ -266,16 +290,29 @@ def run(a):
                 if e["k"]:
                     r["problem"] = check_indices(vmfb, np.load(x_path), e["k"], device)
                 slow = e["form"] == "sort" and e["width"] > 64
-                r["us"] = iree_us(vmfb, x_path, device, 1 if slow else a.reps, "1x" if slow else "0.1s",
-                                  a.bench_flag)
+                r["us"] = iree_us(vmfb, x_path, device, 1 if slow else a.reps, "1x" if slow else "0.1s", a.bench_flag)
             except Exception as ex:  # noqa: BLE001 - recorded, the others still run
                 r["run_error"] = f"{type(ex).__name__}: {str(ex).strip()[:200]}"
-            if a.ncu and "us" in r and not (e["form"] == "sort" and e["width"] > 64) and e["name"].split("_w")[0] in a.ncu.split(","):
+            if (
+                a.ncu
+                and "us" in r
+                and not (e["form"] == "sort" and e["width"] > 64)
+                and e["name"].split("_w")[0] in a.ncu.split(",")
+            ):
                 try:
                     r["device_us"], r["kernels"] = ncu_us(
-                        [_tool("iree-benchmark-module"), f"--module={vmfb}", f"--device={device}", "--function=topk",
-                         f"--input=@{x_path}", "--benchmark_min_time=3x", "--benchmark_repetitions=1"], calls=3)
-                except Exception as ex:  # noqa: BLE001
+                        [
+                            _tool("iree-benchmark-module"),
+                            f"--module={vmfb}",
+                            f"--device={device}",
+                            "--function=topk",
+                            f"--input=@{x_path}",
+                            "--benchmark_min_time=3x",
+                            "--benchmark_repetitions=1",
+                        ],
+                        calls=3,
+                    )
+                except Exception as ex:  # noqa: BLE001 - recorded, the other modules still run
                     r["ncu_error"] = f"{type(ex).__name__}: {str(ex).strip()[:200]}"
         print(json.dumps(r), file=sys.stderr, flush=True)
         res.append(r)
@@ -285,9 +322,10 @@ def run(a):
         torch_t[(w, k)] = (float("nan"), float("nan")) if a.no_torch else torch_us(np.load(x_path), k, device)
         if a.ncu and not a.no_torch:
             try:
-                torch_dev[(w, k)] = ncu_us([sys.executable, os.path.abspath(__file__), "torch-once", x_path,
-                                            str(k)], nvtx="topk")
-            except Exception as ex:  # noqa: BLE001
+                torch_dev[(w, k)] = ncu_us(
+                    [sys.executable, os.path.abspath(__file__), "torch-once", x_path, str(k)], nvtx="topk"
+                )
+            except Exception as ex:  # noqa: BLE001 - torch's reference is optional
                 print(f"torch under ncu: {ex}", file=sys.stderr)
     by = {r["name"]: r for r in res}
 
@@ -302,26 +340,35 @@ def run(a):
         return f"{r['us']:.0f}" + (" WRONG" if r.get("problem") else "")
 
     others = [v for v in m["variants"] if v != "fixes"]
-    print(f"\n{m['rows']} x width f32, indices of torch.topk(x, k, dim=-1); device {device}; us. Per call: "
-          f"IREE min of {a.reps} repetitions of iree-benchmark-module's mean (each call waits for the device); "
-          "torch back to back (stream) and each call waited for (sync). Device: the GPU time of the kernels of "
-          "the third call (torch: after three), at the base clock (ncu), kernel count in brackets.")
-    print("| width | k | --fixes form | --fixes | " + " | ".join(others) + " | floor | torch stream | torch sync | "
-          "--fixes device | torch device | device ratio |")
+    print(
+        f"\n{m['rows']} x width f32, indices of torch.topk(x, k, dim=-1); device {device}; us. Per call: "
+        f"IREE min of {a.reps} repetitions of iree-benchmark-module's mean (each call waits for the device); "
+        "torch back to back (stream) and each call waited for (sync). Device: the GPU time of the kernels of "
+        "the third call (torch: after three), at the base clock (ncu), kernel count in brackets."
+    )
+    print(
+        "| width | k | --fixes form | --fixes | " + " | ".join(others) + " | floor | torch stream | torch sync | "
+        "--fixes device | torch device | device ratio |"
+    )
     print("| ---: | ---: | --- | ---: | " + "---: | " * len(others) + "---: | ---: | ---: | ---: | ---: | ---: |")
     for w, k in sorted(torch_t):
         f = by.get(f"fixes_w{w}_k{k}", {})
         stream, sync = torch_t[(w, k)]
         fd = f"{f['device_us']:.1f} ({f['kernels']})" if "device_us" in f else "-"
         td = f"{torch_dev[(w, k)][0]:.1f} ({torch_dev[(w, k)][1]})" if (w, k) in torch_dev else "-"
-        ratio = (f"{f['device_us'] / torch_dev[(w, k)][0]:.1f}x" if "device_us" in f and (w, k) in torch_dev
-                 else "-")
-        print(f"| {w} | {k} | {f.get('form', '-')} | {cell(f'fixes_w{w}_k{k}')} | "
-              + " | ".join(cell(f"{v}_w{w}_k{k}") for v in others)
-              + f" | {cell(f'floor_w{w}')} | {stream:.0f} | {sync:.0f} | {fd} | {td} | {ratio} |")
+        ratio = f"{f['device_us'] / torch_dev[(w, k)][0]:.1f}x" if "device_us" in f and (w, k) in torch_dev else "-"
+        print(
+            f"| {w} | {k} | {f.get('form', '-')} | {cell(f'fixes_w{w}_k{k}')} | "
+            + " | ".join(cell(f"{v}_w{w}_k{k}") for v in others)
+            + f" | {cell(f'floor_w{w}')} | {stream:.0f} | {sync:.0f} | {fd} | {td} | {ratio} |"
+        )
     wrong = [r["name"] for r in res if r.get("problem")]
-    out = {"device": device, "modules": res, "torch_us": {f"{w}x{k}": t for (w, k), t in torch_t.items()},
-           "torch_device_us": {f"{w}x{k}": t for (w, k), t in torch_dev.items()}}
+    out = {
+        "device": device,
+        "modules": res,
+        "torch_us": {f"{w}x{k}": t for (w, k), t in torch_t.items()},
+        "torch_device_us": {f"{w}x{k}": t for (w, k), t in torch_dev.items()},
+    }
     open(a.results or os.path.join(a.dir, "results.json"), "w").write(json.dumps(out, indent=1) + "\n")
     if wrong:
         print(f"WRONG: {', '.join(wrong)}")
@@ -345,8 +392,12 @@ def main():
     r.add_argument("-o", "--results", default=None)
     r.add_argument("--no-torch", action="store_true", help="leave torch.topk out (a machine without torch)")
     r.add_argument("--bench-flag", action="append", default=[], help="an extra iree-benchmark-module flag")
-    r.add_argument("--ncu", default="", metavar="VARIANTS",
-                   help="read the kernel time of these variants' calls (and torch's) with Nsight Compute: fixes,rank")
+    r.add_argument(
+        "--ncu",
+        default="",
+        metavar="VARIANTS",
+        help="read the kernel time of these variants' calls (and torch's) with Nsight Compute: fixes,rank",
+    )
     o = sub.add_parser("torch-once", help=argparse.SUPPRESS)
     o.add_argument("x")
     o.add_argument("k", type=int)

@@ -17,7 +17,6 @@ import argparse
 import os
 import re
 import subprocess
-import sys
 import tempfile
 
 from opt_py.cases import topk
@@ -28,13 +27,20 @@ B = 37
 
 def program(width, k):
     v = topk.Variant("indices", k, width, "f32", B, "desc")
-    return topk.program(v).replace("cmpf ogt", "cmpf oge").replace("xi32>", "xi64>") \
-        .replace(": i32", ": i64").replace("to i32", "to i64")
+    return (
+        topk.program(v)
+        .replace("cmpf ogt", "cmpf oge")
+        .replace("xi32>", "xi64>")
+        .replace(": i32", ": i64")
+        .replace("to i32", "to i64")
+    )
 
 
 def trivial(width):
-    return (f"func.func @topk(%x: tensor<{B}x{width}xf32>) -> tensor<{B}x{width}xf32> {{\n"
-            f"  %r = arith.negf %x : tensor<{B}x{width}xf32>\n  return %r : tensor<{B}x{width}xf32>\n}}\n")
+    return (
+        f"func.func @topk(%x: tensor<{B}x{width}xf32>) -> tensor<{B}x{width}xf32> {{\n"
+        f"  %r = arith.negf %x : tensor<{B}x{width}xf32>\n  return %r : tensor<{B}x{width}xf32>\n}}\n"
+    )
 
 
 def bench(vmfb, width, device, reps=5, min_time="0.1s"):
@@ -43,10 +49,22 @@ def bench(vmfb, width, device, reps=5, min_time="0.1s"):
         f.write(vmfb)
         f.flush()
         out = subprocess.run(
-            ["nice", "-n", "10", e2e._runtime_tool("iree-benchmark-module"), f"--module={f.name}",
-             f"--device={device}", "--function=topk", f"--input={B}x{width}xf32",
-             f"--benchmark_min_time={min_time}", f"--benchmark_repetitions={reps}"],
-            capture_output=True, text=True, check=True).stdout
+            [
+                "nice",
+                "-n",
+                "10",
+                e2e._runtime_tool("iree-benchmark-module"),
+                f"--module={f.name}",
+                f"--device={device}",
+                "--function=topk",
+                f"--input={B}x{width}xf32",
+                f"--benchmark_min_time={min_time}",
+                f"--benchmark_repetitions={reps}",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     times = []
     for line in out.splitlines():
         m = re.match(r"BM_\S+\s+([\d.]+) (ns|us|ms|s)\b", line)
@@ -83,10 +101,24 @@ def main():
     from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, choose_form, chunk_size
 
     devs = ("local-sync", "local-task")
-    print(f"x: {B} x width f32, indices (i64) of torch.topk(x, k, dim=-1); us per call, min of {a.reps} "
-          "repetitions of iree-benchmark-module's mean; sync = local-sync, task = local-task")
-    cols = ["width", "k", "auto form", "auto s/t", "rounds s/t", "chunks s/t (C)", "topk-op s/t", "rank s/t", "stock sort s/t",
-            "floor s/t", "torch", "auto-sync/torch"]
+    print(
+        f"x: {B} x width f32, indices (i64) of torch.topk(x, k, dim=-1); us per call, min of {a.reps} "
+        "repetitions of iree-benchmark-module's mean; sync = local-sync, task = local-task"
+    )
+    cols = [
+        "width",
+        "k",
+        "auto form",
+        "auto s/t",
+        "rounds s/t",
+        "chunks s/t (C)",
+        "topk-op s/t",
+        "rank s/t",
+        "stock sort s/t",
+        "floor s/t",
+        "torch",
+        "auto-sync/torch",
+    ]
     print(" | ".join(cols))
 
     def pair(vmfb, width, **kw):
@@ -102,16 +134,28 @@ def main():
             auto = compile_text(text, ("global-optimization:sort-slice-to-topk",))
             auto_sync = bench(auto, width, "local-sync", reps=a.reps)
             auto_s = f"{auto_sync:.0f}/{bench(auto, width, 'local-task', reps=a.reps):.0f}"
-            rounds_s = (pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=rounds}",)), width)
-                        if k <= MAX_ROUNDS else "over the cap")
+            rounds_s = (
+                pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=rounds}",)), width)
+                if k <= MAX_ROUNDS
+                else "over the cap"
+            )
             c = chunk_size(width, k)
-            chunks_s = (pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=chunks}",)), width)
-                        + f" ({c})" if c is not None and k <= MAX_ROUNDS else "n/a")
+            chunks_s = (
+                pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=chunks}",)), width) + f" ({c})"
+                if c is not None and k <= MAX_ROUNDS
+                else "n/a"
+            )
             skip = a.skip.split(",")
-            topk_s = ("skipped" if "topk" in skip
-                      else pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=topk}",)), width))
-            rank_s = (pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=rank}",)), width)
-                      if width <= 1024 and "rank" not in skip else "skipped (width^2)")
+            topk_s = (
+                "skipped"
+                if "topk" in skip
+                else pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=topk}",)), width)
+            )
+            rank_s = (
+                pair(compile_text(text, ("global-optimization:sort-slice-to-topk{form=rank}",)), width)
+                if width <= 1024 and "rank" not in skip
+                else "skipped (width^2)"
+            )
             if "stock" in skip:
                 stock_s = "skipped"
             elif width <= 1024 or a.stock_wide:
@@ -120,8 +164,25 @@ def main():
             else:
                 stock_s = "skipped (minutes)"
             t = torch_us(width, k)
-            print(" | ".join([str(width), str(k), form, auto_s, rounds_s, chunks_s, topk_s, rank_s, stock_s, floor, f"{t:.0f}",
-                              f"{auto_sync / t:.1f}x"]), flush=True)
+            print(
+                " | ".join(
+                    [
+                        str(width),
+                        str(k),
+                        form,
+                        auto_s,
+                        rounds_s,
+                        chunks_s,
+                        topk_s,
+                        rank_s,
+                        stock_s,
+                        floor,
+                        f"{t:.0f}",
+                        f"{auto_sync / t:.1f}x",
+                    ]
+                ),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

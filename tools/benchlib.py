@@ -13,8 +13,9 @@ def wall(cmd, env=None, cwd=None) -> float:
     proc = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     took = time.perf_counter() - t
     if proc.returncode != 0:
-        raise SystemExit(f"failed ({proc.returncode}): {' '.join(map(str, cmd))}\n"
-                         f"{proc.stderr.decode(errors='replace')[-2000:]}")
+        raise SystemExit(
+            f"failed ({proc.returncode}): {' '.join(map(str, cmd))}\n{proc.stderr.decode(errors='replace')[-2000:]}"
+        )
     return took
 
 
@@ -23,7 +24,6 @@ def pipeline_medians(text: str, pipelines: dict[str, str], reps: int, check=None
     not timed), runs interleaved, the first round a warm-up. ``check(name,
     module)`` looks at each result (an assertion, a count)."""
     from iree.compiler import ir
-
     from opt_py import run_pipeline
     from opt_py.run.engine import make_context
 
@@ -50,9 +50,7 @@ def register_floor_pass(root, name: str) -> str:
     from dataclasses import dataclass
 
     from iree.compiler import ir
-
-    from opt_py import pattern, register_pass
-    from opt_py import PatternPass
+    from opt_py import PatternPass, pattern, register_pass
 
     roots = [root] if isinstance(root, str) else list(root)
 
@@ -67,8 +65,9 @@ def register_floor_pass(root, name: str) -> str:
             else:
                 attrs = {a: op.attributes[a] for a in op.attributes}
                 attrs["bench.floor"] = ir.UnitAttr.get()
-                new = ir.Operation.create(op.name, results=[r.type for r in op.results],
-                                          operands=list(op.operands), attributes=attrs)
+                new = ir.Operation.create(
+                    op.name, results=[r.type for r in op.results], operands=list(op.operands), attributes=attrs
+                )
         rewriter.replace_op(op, list(new.results))
         return True
 

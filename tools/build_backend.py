@@ -59,7 +59,7 @@ def build_editable(wheel_directory, config_settings=None, metadata_directory=Non
     files = {
         f"{PACKAGE}/__init__.py": STUB.format(source=SOURCE, init=os.path.join(SOURCE, "__init__.py")).encode(),
         f"{dist_info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: opt-py build_backend\nRoot-Is-Purelib: true\n"
-                              b"Tag: py3-none-any\n",
+        b"Tag: py3-none-any\n",
     }
     src = os.path.join(metadata_directory, dist_info)
     for name in sorted(os.listdir(src)):

@@ -23,8 +23,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 import torch
@@ -108,17 +108,41 @@ class Sampler(nn.Module):
         return torch.topk(probs, 4, dim=-1).indices
 
 
-spec(name="topk_dynamic", family="topk", summary="torch.topk(k=8) over 64 columns, dynamic rows",
-     module=TopK, example=lambda g: (randn(g, 4, 64),), run=lambda g: (randn(g, 37, 64),),
-     dynamic={"x": {0: ROWS}})
-spec(name="argsort_static", family="topk", summary="torch.argsort over the last dim, static 8x48",
-     module=ArgSort, example=lambda g: (randn(g, 8, 48),), run=lambda g: (randn(g, 8, 48),))
-spec(name="sort_descending", family="topk", summary="torch.sort(descending) values+indices, dynamic rows",
-     module=SortDesc, example=lambda g: (randn(g, 4, 40),), run=lambda g: (randn(g, 19, 40),),
-     dynamic={"x": {0: ROWS}})
-spec(name="topk_sampler", family="topk", summary="linear -> softmax -> topk indices only, dynamic batch",
-     module=Sampler, example=lambda g: (randn(g, 4, 32),), run=lambda g: (randn(g, 23, 32),),
-     dynamic={"h": {0: BATCH}})
+spec(
+    name="topk_dynamic",
+    family="topk",
+    summary="torch.topk(k=8) over 64 columns, dynamic rows",
+    module=TopK,
+    example=lambda g: (randn(g, 4, 64),),
+    run=lambda g: (randn(g, 37, 64),),
+    dynamic={"x": {0: ROWS}},
+)
+spec(
+    name="argsort_static",
+    family="topk",
+    summary="torch.argsort over the last dim, static 8x48",
+    module=ArgSort,
+    example=lambda g: (randn(g, 8, 48),),
+    run=lambda g: (randn(g, 8, 48),),
+)
+spec(
+    name="sort_descending",
+    family="topk",
+    summary="torch.sort(descending) values+indices, dynamic rows",
+    module=SortDesc,
+    example=lambda g: (randn(g, 4, 40),),
+    run=lambda g: (randn(g, 19, 40),),
+    dynamic={"x": {0: ROWS}},
+)
+spec(
+    name="topk_sampler",
+    family="topk",
+    summary="linear -> softmax -> topk indices only, dynamic batch",
+    module=Sampler,
+    example=lambda g: (randn(g, 4, 32),),
+    run=lambda g: (randn(g, 23, 32),),
+    dynamic={"h": {0: BATCH}},
+)
 
 
 # --------------------------------------------------------------------------
@@ -150,17 +174,34 @@ class GroupNormSiLU(nn.Module):
         return F.silu(self.norm(x))
 
 
-spec(name="softmax_mul", family="softmax", summary="softmax(x, -1) * y, dynamic rows x 256",
-     module=SoftmaxMul, example=lambda g: (randn(g, 4, 256), randn(g, 4, 256)),
-     run=lambda g: (randn(g, 33, 256), randn(g, 33, 256)),
-     dynamic={"x": {0: ROWS}, "y": {0: ROWS}}, atol=1e-6)
-spec(name="softmax_masked_gate", family="softmax", summary="softmax(x*s + mask) * sigmoid(gate), static 4x8x64x64",
-     module=ScaledMaskedSoftmax,
-     example=lambda g: (randn(g, 4, 8, 64, 64), randn(g, 1, 1, 64, 64), randn(g, 4, 8, 64, 64)),
-     run=lambda g: (randn(g, 4, 8, 64, 64), randn(g, 1, 1, 64, 64), randn(g, 4, 8, 64, 64)), atol=1e-6)
-spec(name="groupnorm_silu", family="groupnorm", summary="GroupNorm(8, 32) + SiLU on Nx32x16x16, dynamic N",
-     module=GroupNormSiLU, example=lambda g: (randn(g, 2, 32, 16, 16),), run=lambda g: (randn(g, 3, 32, 16, 16),),
-     dynamic={"x": {0: BATCH}})
+spec(
+    name="softmax_mul",
+    family="softmax",
+    summary="softmax(x, -1) * y, dynamic rows x 256",
+    module=SoftmaxMul,
+    example=lambda g: (randn(g, 4, 256), randn(g, 4, 256)),
+    run=lambda g: (randn(g, 33, 256), randn(g, 33, 256)),
+    dynamic={"x": {0: ROWS}, "y": {0: ROWS}},
+    atol=1e-6,
+)
+spec(
+    name="softmax_masked_gate",
+    family="softmax",
+    summary="softmax(x*s + mask) * sigmoid(gate), static 4x8x64x64",
+    module=ScaledMaskedSoftmax,
+    example=lambda g: (randn(g, 4, 8, 64, 64), randn(g, 1, 1, 64, 64), randn(g, 4, 8, 64, 64)),
+    run=lambda g: (randn(g, 4, 8, 64, 64), randn(g, 1, 1, 64, 64), randn(g, 4, 8, 64, 64)),
+    atol=1e-6,
+)
+spec(
+    name="groupnorm_silu",
+    family="groupnorm",
+    summary="GroupNorm(8, 32) + SiLU on Nx32x16x16, dynamic N",
+    module=GroupNormSiLU,
+    example=lambda g: (randn(g, 2, 32, 16, 16),),
+    run=lambda g: (randn(g, 3, 32, 16, 16),),
+    dynamic={"x": {0: BATCH}},
+)
 
 
 # --------------------------------------------------------------------------
@@ -199,15 +240,32 @@ class CausalSelfAttention(nn.Module):
         return self.out(y.transpose(1, 2).reshape(b, t, d))
 
 
-spec(name="mha_self", family="attention", summary="nn.MultiheadAttention(64, 4) self-attention, dynamic seq",
-     module=MHA, example=lambda g: (randn(g, 2, 16, 64),), run=lambda g: (randn(g, 2, 21, 64),),
-     dynamic={"x": {1: SEQ}})
-spec(name="sdpa_causal", family="attention", summary="F.scaled_dot_product_attention(is_causal) 2x4xSx32, dynamic S",
-     module=CausalSDPA, example=lambda g: tuple(randn(g, 2, 4, 16, 32) for _ in range(3)),
-     run=lambda g: tuple(randn(g, 2, 4, 45, 32) for _ in range(3)),
-     dynamic={"q": {2: SEQ}, "k": {2: SEQ}, "v": {2: SEQ}})
-spec(name="causal_self_attention", family="attention", summary="qkv linear + causal SDPA + out proj, static 2x32x64",
-     module=CausalSelfAttention, example=lambda g: (randn(g, 2, 32, 64),), run=lambda g: (randn(g, 2, 32, 64),))
+spec(
+    name="mha_self",
+    family="attention",
+    summary="nn.MultiheadAttention(64, 4) self-attention, dynamic seq",
+    module=MHA,
+    example=lambda g: (randn(g, 2, 16, 64),),
+    run=lambda g: (randn(g, 2, 21, 64),),
+    dynamic={"x": {1: SEQ}},
+)
+spec(
+    name="sdpa_causal",
+    family="attention",
+    summary="F.scaled_dot_product_attention(is_causal) 2x4xSx32, dynamic S",
+    module=CausalSDPA,
+    example=lambda g: tuple(randn(g, 2, 4, 16, 32) for _ in range(3)),
+    run=lambda g: tuple(randn(g, 2, 4, 45, 32) for _ in range(3)),
+    dynamic={"q": {2: SEQ}, "k": {2: SEQ}, "v": {2: SEQ}},
+)
+spec(
+    name="causal_self_attention",
+    family="attention",
+    summary="qkv linear + causal SDPA + out proj, static 2x32x64",
+    module=CausalSelfAttention,
+    example=lambda g: (randn(g, 2, 32, 64),),
+    run=lambda g: (randn(g, 2, 32, 64),),
+)
 
 
 # --------------------------------------------------------------------------
@@ -283,32 +341,60 @@ def _unique_idx(g, n, hi):
     return torch.randperm(hi, generator=g)[:n]
 
 
-spec(name="one_hot_static", family="scatter", summary="F.one_hot(idx, 16) on static 4x24 ids",
-     module=OneHot, example=lambda g: (randint(g, 16, 4, 24),), run=lambda g: (randint(g, 16, 4, 24),))
-spec(name="scatter_rows_dynamic", family="scatter", summary="zeros(N,32).scatter_(1, idx, src), dynamic N",
-     module=ScatterRows,
-     example=lambda g: (torch.stack([_unique_idx(g, 4, 32) for _ in range(5)]), randn(g, 5, 4)),
-     run=lambda g: (torch.stack([_unique_idx(g, 4, 32) for _ in range(29)]), randn(g, 29, 4)),
-     dynamic={"idx": {0: ROWS}, "src": {0: ROWS}})
-spec(name="index_put_accumulate_mixed", family="scatter",
-     summary="x.index_put((idx,), vals, accumulate=True): static 64x16 table, dynamic update count",
-     module=IndexPutAccumulate,
-     example=lambda g: (randn(g, 64, 16), randint(g, 64, 6), randn(g, 6, 16)),
-     run=lambda g: (randn(g, 64, 16), randint(g, 64, 50), randn(g, 50, 16)),
-     dynamic={"x": None, "idx": {0: N_IDX}, "vals": {0: N_IDX}})
-spec(name="index_put_rows_dynamic", family="scatter", summary="out[idx] = vals with unique idx, dynamic table and updates",
-     module=IndexPutRows,
-     example=lambda g: (randn(g, 20, 16), _unique_idx(g, 5, 20), randn(g, 5, 16)),
-     run=lambda g: (randn(g, 70, 16), _unique_idx(g, 30, 70), randn(g, 30, 16)),
-     dynamic={"x": {0: ROWS}, "idx": {0: N_IDX}, "vals": {0: N_IDX}})
-spec(name="moe_router", family="scatter",
-     summary="top-2 MoE router: dispatch mask and combine weights scattered into zeros, dynamic tokens",
-     module=MoERouter, example=lambda g: (randn(g, 8, 32),), run=lambda g: (randn(g, 45, 32),),
-     dynamic={"x": {0: TOKENS}}, atol=1e-6)
-spec(name="moe_one_hot_counts", family="scatter",
-     summary="one_hot(top-2 ids).sum per token and per expert, dynamic tokens",
-     module=MoEOneHotCounts, example=lambda g: (randn(g, 8, 32),), run=lambda g: (randn(g, 45, 32),),
-     dynamic={"x": {0: TOKENS}})
+spec(
+    name="one_hot_static",
+    family="scatter",
+    summary="F.one_hot(idx, 16) on static 4x24 ids",
+    module=OneHot,
+    example=lambda g: (randint(g, 16, 4, 24),),
+    run=lambda g: (randint(g, 16, 4, 24),),
+)
+spec(
+    name="scatter_rows_dynamic",
+    family="scatter",
+    summary="zeros(N,32).scatter_(1, idx, src), dynamic N",
+    module=ScatterRows,
+    example=lambda g: (torch.stack([_unique_idx(g, 4, 32) for _ in range(5)]), randn(g, 5, 4)),
+    run=lambda g: (torch.stack([_unique_idx(g, 4, 32) for _ in range(29)]), randn(g, 29, 4)),
+    dynamic={"idx": {0: ROWS}, "src": {0: ROWS}},
+)
+spec(
+    name="index_put_accumulate_mixed",
+    family="scatter",
+    summary="x.index_put((idx,), vals, accumulate=True): static 64x16 table, dynamic update count",
+    module=IndexPutAccumulate,
+    example=lambda g: (randn(g, 64, 16), randint(g, 64, 6), randn(g, 6, 16)),
+    run=lambda g: (randn(g, 64, 16), randint(g, 64, 50), randn(g, 50, 16)),
+    dynamic={"x": None, "idx": {0: N_IDX}, "vals": {0: N_IDX}},
+)
+spec(
+    name="index_put_rows_dynamic",
+    family="scatter",
+    summary="out[idx] = vals with unique idx, dynamic table and updates",
+    module=IndexPutRows,
+    example=lambda g: (randn(g, 20, 16), _unique_idx(g, 5, 20), randn(g, 5, 16)),
+    run=lambda g: (randn(g, 70, 16), _unique_idx(g, 30, 70), randn(g, 30, 16)),
+    dynamic={"x": {0: ROWS}, "idx": {0: N_IDX}, "vals": {0: N_IDX}},
+)
+spec(
+    name="moe_router",
+    family="scatter",
+    summary="top-2 MoE router: dispatch mask and combine weights scattered into zeros, dynamic tokens",
+    module=MoERouter,
+    example=lambda g: (randn(g, 8, 32),),
+    run=lambda g: (randn(g, 45, 32),),
+    dynamic={"x": {0: TOKENS}},
+    atol=1e-6,
+)
+spec(
+    name="moe_one_hot_counts",
+    family="scatter",
+    summary="one_hot(top-2 ids).sum per token and per expert, dynamic tokens",
+    module=MoEOneHotCounts,
+    example=lambda g: (randn(g, 8, 32),),
+    run=lambda g: (randn(g, 45, 32),),
+    dynamic={"x": {0: TOKENS}},
+)
 
 
 # --------------------------------------------------------------------------
@@ -325,8 +411,9 @@ class GroupedConvInputGrad(nn.Module):
         self.weight = nn.Parameter(torch.randn(32, 8, 3, 3) * 0.2)
 
     def forward(self, grad_out):
-        return torch.nn.grad.conv2d_input((grad_out.shape[0], 32, 12, 12), self.weight, grad_out,
-                                          stride=1, padding=1, groups=4)
+        return torch.nn.grad.conv2d_input(
+            (grad_out.shape[0], 32, 12, 12), self.weight, grad_out, stride=1, padding=1, groups=4
+        )
 
 
 class GroupedConvInputGradStrided(nn.Module):
@@ -341,14 +428,25 @@ class GroupedConvInputGradStrided(nn.Module):
         return F.conv_transpose2d(grad_out, self.weight, stride=2, padding=1, output_padding=1, groups=4)
 
 
-spec(name="grouped_conv_input_grad", family="conv_grad",
-     summary="torch.nn.grad.conv2d_input, 3x3 groups=4, static 2x32x12x12",
-     module=GroupedConvInputGrad, example=lambda g: (randn(g, 2, 32, 12, 12),),
-     run=lambda g: (randn(g, 2, 32, 12, 12),), atol=1e-4)
-spec(name="grouped_conv_transpose_strided", family="conv_grad",
-     summary="conv_transpose2d(groups=4, stride=2) (input grad of a strided grouped conv), dynamic N",
-     module=GroupedConvInputGradStrided, example=lambda g: (randn(g, 2, 32, 8, 8),),
-     run=lambda g: (randn(g, 3, 32, 8, 8),), dynamic={"grad_out": {0: BATCH}}, atol=1e-4)
+spec(
+    name="grouped_conv_input_grad",
+    family="conv_grad",
+    summary="torch.nn.grad.conv2d_input, 3x3 groups=4, static 2x32x12x12",
+    module=GroupedConvInputGrad,
+    example=lambda g: (randn(g, 2, 32, 12, 12),),
+    run=lambda g: (randn(g, 2, 32, 12, 12),),
+    atol=1e-4,
+)
+spec(
+    name="grouped_conv_transpose_strided",
+    family="conv_grad",
+    summary="conv_transpose2d(groups=4, stride=2) (input grad of a strided grouped conv), dynamic N",
+    module=GroupedConvInputGradStrided,
+    example=lambda g: (randn(g, 2, 32, 8, 8),),
+    run=lambda g: (randn(g, 3, 32, 8, 8),),
+    dynamic={"grad_out": {0: BATCH}},
+    atol=1e-4,
+)
 
 
 # --------------------------------------------------------------------------
@@ -388,24 +486,61 @@ class KVCacheRead(nn.Module):
         return F.scaled_dot_product_attention(q, k, v), k
 
 
-spec(name="embedding", family="gather", summary="nn.Embedding(512, 64) on Bx? ids, dynamic sequence",
-     module=Embedding, example=lambda g: (randint(g, 512, 2, 16),), run=lambda g: (randint(g, 512, 2, 27),),
-     dynamic={"ids": {1: SEQ}}, rtol=0, atol=0)
-spec(name="index_select_dynamic", family="gather", summary="x.index_select(0, idx) * 2, dynamic table and idx",
-     module=IndexSelect, example=lambda g: (randn(g, 20, 48), randint(g, 20, 6)),
-     run=lambda g: (randn(g, 90, 48), randint(g, 90, 33)),
-     dynamic={"x": {0: ROWS}, "idx": {0: N_IDX}}, rtol=0, atol=0)
-spec(name="gather_dim1", family="gather", summary="torch.gather(x, 1, idx), dynamic rows",
-     module=Gather, example=lambda g: (randn(g, 4, 64), randint(g, 64, 4, 16)),
-     run=lambda g: (randn(g, 31, 64), randint(g, 64, 31, 16)),
-     dynamic={"x": {0: ROWS}, "idx": {0: ROWS}}, rtol=0, atol=0)
-spec(name="kv_cache_read", family="gather",
-     summary="k/v cache window at a runtime offset (narrow(.item())) + SDPA, static 2x4x64x16 cache",
-     module=KVCacheRead,
-     example=lambda g: (randn(g, 2, 4, 64, 16), randn(g, 2, 4, 64, 16), randn(g, 2, 4, 8, 16),
-                        randn(g, 2, 4, 8, 16), randn(g, 2, 4, 8, 16), torch.tensor(5)),
-     run=lambda g: (randn(g, 2, 4, 64, 16), randn(g, 2, 4, 64, 16), randn(g, 2, 4, 8, 16),
-                    randn(g, 2, 4, 8, 16), randn(g, 2, 4, 8, 16), torch.tensor(37)))
+spec(
+    name="embedding",
+    family="gather",
+    summary="nn.Embedding(512, 64) on Bx? ids, dynamic sequence",
+    module=Embedding,
+    example=lambda g: (randint(g, 512, 2, 16),),
+    run=lambda g: (randint(g, 512, 2, 27),),
+    dynamic={"ids": {1: SEQ}},
+    rtol=0,
+    atol=0,
+)
+spec(
+    name="index_select_dynamic",
+    family="gather",
+    summary="x.index_select(0, idx) * 2, dynamic table and idx",
+    module=IndexSelect,
+    example=lambda g: (randn(g, 20, 48), randint(g, 20, 6)),
+    run=lambda g: (randn(g, 90, 48), randint(g, 90, 33)),
+    dynamic={"x": {0: ROWS}, "idx": {0: N_IDX}},
+    rtol=0,
+    atol=0,
+)
+spec(
+    name="gather_dim1",
+    family="gather",
+    summary="torch.gather(x, 1, idx), dynamic rows",
+    module=Gather,
+    example=lambda g: (randn(g, 4, 64), randint(g, 64, 4, 16)),
+    run=lambda g: (randn(g, 31, 64), randint(g, 64, 31, 16)),
+    dynamic={"x": {0: ROWS}, "idx": {0: ROWS}},
+    rtol=0,
+    atol=0,
+)
+spec(
+    name="kv_cache_read",
+    family="gather",
+    summary="k/v cache window at a runtime offset (narrow(.item())) + SDPA, static 2x4x64x16 cache",
+    module=KVCacheRead,
+    example=lambda g: (
+        randn(g, 2, 4, 64, 16),
+        randn(g, 2, 4, 64, 16),
+        randn(g, 2, 4, 8, 16),
+        randn(g, 2, 4, 8, 16),
+        randn(g, 2, 4, 8, 16),
+        torch.tensor(5),
+    ),
+    run=lambda g: (
+        randn(g, 2, 4, 64, 16),
+        randn(g, 2, 4, 64, 16),
+        randn(g, 2, 4, 8, 16),
+        randn(g, 2, 4, 8, 16),
+        randn(g, 2, 4, 8, 16),
+        torch.tensor(37),
+    ),
+)
 
 
 # --------------------------------------------------------------------------
@@ -433,8 +568,11 @@ class Block(nn.Module):
         super().__init__()
         self.a = ConvBN(cin, cout, stride)
         self.b = nn.Sequential(nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout))
-        self.skip = (nn.Identity() if stride == 1 and cin == cout else
-                     nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout)))
+        self.skip = (
+            nn.Identity()
+            if stride == 1 and cin == cout
+            else nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+        )
 
     def forward(self, x):
         return F.relu(self.b(self.a(x)) + self.skip(x))
@@ -458,14 +596,28 @@ class ResNetSmall(nn.Module):
         return self.fc(self.blocks(self.stem(x)).mean(dim=(2, 3)))
 
 
-spec(name="transformer_encoder", family="model",
-     summary="nn.TransformerEncoder(2 x TransformerEncoderLayer(64, 4, 128)), dynamic seq",
-     module=Encoder, example=lambda g: (randn(g, 2, 16, 64),), run=lambda g: (randn(g, 2, 23, 64),),
-     dynamic={"x": {1: SEQ}}, rtol=1e-4, atol=1e-4)
-spec(name="resnet_small", family="model",
-     summary="conv-bn-relu stem + 3 residual blocks (16/32/64 ch) + fc on 32x32 images, dynamic batch",
-     module=ResNetSmall, example=lambda g: (randn(g, 2, 3, 32, 32),), run=lambda g: (randn(g, 3, 3, 32, 32),),
-     dynamic={"x": {0: BATCH}}, rtol=1e-4, atol=1e-4)
+spec(
+    name="transformer_encoder",
+    family="model",
+    summary="nn.TransformerEncoder(2 x TransformerEncoderLayer(64, 4, 128)), dynamic seq",
+    module=Encoder,
+    example=lambda g: (randn(g, 2, 16, 64),),
+    run=lambda g: (randn(g, 2, 23, 64),),
+    dynamic={"x": {1: SEQ}},
+    rtol=1e-4,
+    atol=1e-4,
+)
+spec(
+    name="resnet_small",
+    family="model",
+    summary="conv-bn-relu stem + 3 residual blocks (16/32/64 ch) + fc on 32x32 images, dynamic batch",
+    module=ResNetSmall,
+    example=lambda g: (randn(g, 2, 3, 32, 32),),
+    run=lambda g: (randn(g, 3, 3, 32, 32),),
+    dynamic={"x": {0: BATCH}},
+    rtol=1e-4,
+    atol=1e-4,
+)
 
 
 # --------------------------------------------------------------------------

@@ -44,10 +44,29 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-BAD = ("pass-error", "unlocated", "traceback", "crash", "timeout", "invalid-output", "changed-no-rewrite",
-       "parse-error-opt-py-only")
-ORDER = ("ok", "rewritten", "parse-error", "parse-error-opt-py-only", "pass-error", "unlocated", "traceback",
-         "crash", "timeout", "invalid-output", "changed-no-rewrite")
+BAD = (
+    "pass-error",
+    "unlocated",
+    "traceback",
+    "crash",
+    "timeout",
+    "invalid-output",
+    "changed-no-rewrite",
+    "parse-error-opt-py-only",
+)
+ORDER = (
+    "ok",
+    "rewritten",
+    "parse-error",
+    "parse-error-opt-py-only",
+    "pass-error",
+    "unlocated",
+    "traceback",
+    "crash",
+    "timeout",
+    "invalid-output",
+    "changed-no-rewrite",
+)
 
 
 # --------------------------------------------------------------------------
@@ -60,8 +79,7 @@ def chunks_of(path: Path):
     from opt_py.tool.opt import split_chunks
 
     text = path.read_text(errors="replace")
-    unregistered = "allow-unregistered-dialect" in "".join(
-        line for line in text.splitlines() if "RUN:" in line)
+    unregistered = "allow-unregistered-dialect" in "".join(line for line in text.splitlines() if "RUN:" in line)
     return [(first, chunk, unregistered) for first, chunk in split_chunks(text)]
 
 
@@ -82,9 +100,7 @@ def collect(dirs) -> list[dict]:
 
 def worker_main() -> None:
     from iree.compiler import ir
-
     from opt_py.pipeline.plan import plan_pipeline
-    from opt_py.pipeline.registry import python_passes
     from opt_py.run.diagnostics import Collector
     from opt_py.run.engine import OptOptions, RunHooks, make_context, run_plan
 
@@ -156,7 +172,11 @@ class Worker:
     def start(self):
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--worker", json.dumps(self.names)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
 
     def stop(self):
         if self.proc is not None:
@@ -282,9 +302,11 @@ def main(argv=None) -> int:
             table[n][c] += 1
             cases[c].append((f"{tasks[t]['file']}:{tasks[t]['line']}", n, d))
     cols = [c for c in ORDER if any(table[n][c] for n in names)]
-    print(f"peer sweep: {len(tasks)} of {total_chunks} chunks"
-          + (f" (random sample, seed {args.seed})" if len(tasks) < total_chunks else "")
-          + f" x {len(names)} passes, {elapsed:.0f} s with {args.jobs} jobs")
+    print(
+        f"peer sweep: {len(tasks)} of {total_chunks} chunks"
+        + (f" (random sample, seed {args.seed})" if len(tasks) < total_chunks else "")
+        + f" x {len(names)} passes, {elapsed:.0f} s with {args.jobs} jobs"
+    )
     width = max(len(n) for n in names + ["pass"])
     print(" ".join([f"{'pass':<{width}}"] + [f"{c:>{max(len(c), 5)}}" for c in cols]))
     for n in names + ["total"]:

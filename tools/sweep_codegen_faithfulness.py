@@ -48,8 +48,12 @@ def main(argv=None) -> int:
     ap.add_argument("--sample", type=int, default=0, help="try only N points per program and target")
     ap.add_argument("--points", default="", help="comma-separated points to try instead of all")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every point as it is tried")
-    ap.add_argument("--pipeline", default="test-touch", choices=["test-touch", "test-nothing"],
-                    help="the probe injected at each point (default test-touch: checks the replay)")
+    ap.add_argument(
+        "--pipeline",
+        default="test-touch",
+        choices=["test-touch", "test-nothing"],
+        help="the probe injected at each point (default test-touch: checks the replay)",
+    )
     args = ap.parse_args(argv)
 
     from opt_py.iree import faithfulness as cf
@@ -95,9 +99,11 @@ def main(argv=None) -> int:
         print("  " + line)
     print(f"\n{'target':8} {'tried':>6} {'identical':>9} {'different':>9} {'refused':>8} {'failed':>7}")
     for t, c in totals.items():
-        print(f"{t:8} {c['tried']:6d} {c['identical']:9d} {c['different']:9d} {c['refused']:8d} {c['failed']:7d}"
-              + (f"   (stock fails: {c['stock-fails']})" if c["stock-fails"] else "")
-              + (f"   (discovery fails: {c['discovery-fails']})" if c["discovery-fails"] else ""))
+        print(
+            f"{t:8} {c['tried']:6d} {c['identical']:9d} {c['different']:9d} {c['refused']:8d} {c['failed']:7d}"
+            + (f"   (stock fails: {c['stock-fails']})" if c["stock-fails"] else "")
+            + (f"   (discovery fails: {c['discovery-fails']})" if c["discovery-fails"] else "")
+        )
     print(f"({time.time() - t0:.0f} s)")
     return 1 if any(c["different"] or c["failed"] for c in totals.values()) else 0
 

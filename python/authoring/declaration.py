@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
 from ..errors import PassOptionError
 from .options import parse_option_value, split_option_text
@@ -84,7 +85,7 @@ class Pass:
         return out
 
     @classmethod
-    def from_options(cls, text: str) -> "Pass":
+    def from_options(cls, text: str) -> Pass:
         """Build the pass from MLIR pass-option text: ``a=1 b=true c=1,2``."""
         try:
             declared = cls.options()
@@ -105,7 +106,7 @@ class Pass:
 
     def option_text(self) -> str:
         parts = []
-        for cli, field, typ, _, _ in self.options():
+        for cli, field, _typ, _, _ in self.options():
             v = getattr(self, field)
             if isinstance(v, bool):
                 v = "true" if v else "false"

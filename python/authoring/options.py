@@ -42,9 +42,7 @@ _FALSE = {"false", "0", "off", "no"}
 
 def parse_option_value(pass_name: str, key: str, typ, raw: str):
     def bad(expected):
-        return PassOptionError(
-            f"pass '{pass_name}': option '{key}' expects {expected}, got '{raw}'"
-        )
+        return PassOptionError(f"pass '{pass_name}': option '{key}' expects {expected}, got '{raw}'")
 
     origin = typing.get_origin(typ)
     if origin in (list, tuple, collections.abc.Sequence):

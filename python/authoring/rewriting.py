@@ -8,8 +8,9 @@ reason for ``--debug-patterns``). This module imports no MLIR bindings.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Pattern:
     def __call__(self, op, rewriter):
         return self.fn(op, rewriter, **dict(self.params))
 
-    def bind(self, **params) -> "Pattern":
+    def bind(self, **params) -> Pattern:
         """The same pattern with keyword parameters fixed (from a pass's options)."""
         return dataclasses.replace(self, params=tuple({**dict(self.params), **params}.items()))
 
@@ -59,7 +60,7 @@ class Rewriter:
     def __init__(self, rw=None):
         self.reset(rw)
 
-    def reset(self, rw) -> "Rewriter":
+    def reset(self, rw) -> Rewriter:
         """Reuse for the next pattern call (one object per pass run, not per op)."""
         self._rw = rw
         self.changed = False

@@ -85,7 +85,7 @@ def random_generic(rng: random.Random, name: str, *, matmul_source=False) -> Cas
     # inputs: the first reads every loop (so each reduction is read); the others
     # mostly read whole collapse groups (broadcasts), sometimes any subset
     base = out_dims + [d for d in range(n) if kinds[d] == "reduction"]
-    blocks = [[out_dims[p] for p in g] for g in coll] + [[d] for d in base[len(out_dims):]]
+    blocks = [[out_dims[p] for p in g] for g in coll] + [[d] for d in base[len(out_dims) :]]
     if matmul_source:  # the expand's two groups (rows, columns of the matmul)
         split = len(out_dims) if n_red and rng.random() < 0.5 else rng.randint(1, n - 1)
         blocks = [base[:split], base[split:]]
@@ -102,10 +102,16 @@ def random_generic(rng: random.Random, name: str, *, matmul_source=False) -> Cas
             sub = sorted(rng.sample(range(n), rng.randint(1, n)))
             in_dims.append(sub if roll < 0.8 else rng.sample(sub, len(sub)))
     n_outs = 2 if rng.random() < 0.15 else 1
-    out_maps = [out_dims] + [out_dims if rng.random() < 0.7 else rng.sample(out_dims, len(out_dims))
-                             for _ in range(n_outs - 1)]
-    shape = lambda dims: [ext[d] for d in dims]  # noqa: E731
-    dshape = lambda dims: [dyn[d] for d in dims]  # noqa: E731
+    out_maps = [out_dims] + [
+        out_dims if rng.random() < 0.7 else rng.sample(out_dims, len(out_dims)) for _ in range(n_outs - 1)
+    ]
+
+    def shape(dims):
+        return [ext[d] for d in dims]
+
+    def dshape(dims):
+        return [dyn[d] for d in dims]
+
     case = Case(name, "", [], 0, dynamic=any(dyn))
     lines, args, np_args = [], [], []
     gen = np.random.default_rng(rng.randrange(2**32))
@@ -131,7 +137,7 @@ def random_generic(rng: random.Random, name: str, *, matmul_source=False) -> Cas
                 for p in dyn_in_0[1:]:
                     dyn[dims[p]] = False
             else:
-                groups = _groups(rng, len(dims), 0.6, lambda g: sum(dyn[dims[p]] for p in g) <= 1)
+                groups = _groups(rng, len(dims), 0.6, lambda g, dims=dims: sum(dyn[dims[p]] for p in g) <= 1)
             t = _tensor(shape(dims), dshape(dims), elem)
             src_shape = [int(np.prod([ext[dims[p]] for p in g])) for g in groups]
             src_dyn = [any(dyn[dims[p]] for p in g) for g in groups]
@@ -169,8 +175,10 @@ def random_generic(rng: random.Random, name: str, *, matmul_source=False) -> Cas
                     lines.append(f"  %sc{j} = arith.constant {static} : index")
                     lines.append(f"  %s{j} = arith.divui %sz{j}, %sc{j} : index")
                     sizes.append(f"%s{j}")
-            line = (f"  %in0 = tensor.expand_shape {src} {_reassoc(groups)} output_shape [{', '.join(sizes)}] "
-                    f": {src_t} into {t}")
+            line = (
+                f"  %in0 = tensor.expand_shape {src} {_reassoc(groups)} output_shape [{', '.join(sizes)}] "
+                f": {src_t} into {t}"
+            )
             lines.append(line)
             case.expand_line = f"tensor.expand_shape {src} {_reassoc(groups)}"
             operands.append(("%in0", t))
@@ -224,7 +232,8 @@ def random_generic(rng: random.Random, name: str, *, matmul_source=False) -> Cas
     lines.append(
         f"  {lhs} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}} "
         f"ins({', '.join(o for o, _ in operands)} : {', '.join(t for _, t in operands)}) "
-        f"outs({', '.join(o for o, _ in inits)} : {', '.join(res_types)}) {{")
+        f"outs({', '.join(o for o, _ in inits)} : {', '.join(res_types)}) {{"
+    )
     lines += body
     lines.append(f"  }} -> ({', '.join(res_types)})")
     res0 = "%g" if n_outs == 1 else "%g#0"
@@ -246,7 +255,7 @@ def random_generic(rng: random.Random, name: str, *, matmul_source=False) -> Cas
             rets.append(f"%g#{r}")
             ret_types.append(res_types[r])
     lines.append(f"  return {', '.join(rets)} : {', '.join(ret_types)}")
-    case.text = (f"func.func @{name}({', '.join(args)}) -> ({', '.join(ret_types)}) {{\n" + "\n".join(lines) + "\n}\n")
+    case.text = f"func.func @{name}({', '.join(args)}) -> ({', '.join(ret_types)}) {{\n" + "\n".join(lines) + "\n}\n"
     case.args = np_args
     case.n_results = len(rets)
     case.dynamic = any(dyn)
@@ -254,7 +263,9 @@ def random_generic(rng: random.Random, name: str, *, matmul_source=False) -> Cas
 
 
 def loops(text: str) -> int:
-    return sum(len(re.findall(r'"(?:parallel|reduction)"', m)) for m in re.findall(r"iterator_types = \[([^\]]*)\]", text))
+    return sum(
+        len(re.findall(r'"(?:parallel|reduction)"', m)) for m in re.findall(r"iterator_types = \[([^\]]*)\]", text)
+    )
 
 
 def module(funcs: list[str]) -> str:
@@ -295,12 +306,16 @@ def mirror_table(cases) -> dict[str, tuple[bool, bool]]:
     """Per case: (the pass folds it, IREE's C++ sink-reshapes folds it)."""
     from ..run.api import run_pipeline
 
-    return {c.name: (loops(run_pipeline(c.text, PASS)) < loops(c.text),
-                     loops(run_pipeline(c.text, CXX)) < loops(c.text)) for c in cases}
+    return {
+        c.name: (loops(run_pipeline(c.text, PASS)) < loops(c.text), loops(run_pipeline(c.text, CXX)) < loops(c.text))
+        for c in cases
+    }
 
 
 def mirror_counts(table) -> dict:
-    return {"both": sum(o and t for o, t in table.values()),
-            "only opt-py": sorted(n for n, (o, t) in table.items() if o and not t),
-            "only C++": sorted(n for n, (o, t) in table.items() if t and not o),
-            "neither": sum(not o and not t for o, t in table.values())}
+    return {
+        "both": sum(o and t for o, t in table.values()),
+        "only opt-py": sorted(n for n, (o, t) in table.items() if o and not t),
+        "only C++": sorted(n for n, (o, t) in table.items() if t and not o),
+        "neither": sum(not o and not t for o, t in table.values()),
+    }

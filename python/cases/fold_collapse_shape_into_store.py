@@ -60,9 +60,12 @@ class Case:
         out = ", ".join(
             f"{'drop' if d.value_dim is None else 'v' + str(d.value_dim)}:"
             f"{'?' if d.dynamic_extent else ''}{d.extent}@{d.offset}{'' if d.offset_kind == 'static' else d.offset_kind[0]}"
-            for d in self.out)
-        return (f"seed={self.seed} {self.dtype} src={src} groups={list(map(list, self.groups))} "
-                f"{'readwrite' if self.readwrite else 'writeonly'} out=[{out}]")
+            for d in self.out
+        )
+        return (
+            f"seed={self.seed} {self.dtype} src={src} groups={list(map(list, self.groups))} "
+            f"{'readwrite' if self.readwrite else 'writeonly'} out=[{out}]"
+        )
 
 
 def random_case(seed: int) -> Case:
@@ -106,8 +109,13 @@ def random_case(seed: int) -> Case:
         at = int(rng.integers(0, len(out) + 1))
         if readwrite:
             extent = int(rng.integers(1, 4))
-            dim = Dim(extent, int(rng.integers(0, extent)), None, bool(rng.random() < 0.3),
-                      "plain" if rng.random() < 0.3 else "static")
+            dim = Dim(
+                extent,
+                int(rng.integers(0, extent)),
+                None,
+                bool(rng.random() < 0.3),
+                "plain" if rng.random() < 0.3 else "static",
+            )
         else:
             dim = Dim(1, 0, None, bool(rng.random() < 0.3))
         out.insert(at, dim)
@@ -231,8 +239,7 @@ def program(case: Case) -> str:
     region_args += [] if case.readwrite else out_arg
 
     # inside the dispatch: names for dims and offsets
-    body = [f"{w} = iree_tensor_ext.dispatch.workload.ordinal {w}_, {n} : index"
-            for n, w in enumerate(inner_names)]
+    body = [f"{w} = iree_tensor_ext.dispatch.workload.ordinal {w}_, {n} : index" for n, w in enumerate(inner_names)]
     rename = dict(zip(operands, inner_names))
     s_dims = [rename[f"%sd{i}"] for i in src_dims]
     b_dims = [rename[f"%bd{k}"] for k in out_dims]
@@ -276,19 +283,24 @@ def program(case: Case) -> str:
     body.append(
         f"iree_tensor_ext.dispatch.tensor.store %v, %ob, offsets = [{', '.join(offsets)}], sizes = [{', '.join(sizes)}], "
         f"strides = [{', '.join(['1'] * n)}] : {coll_ty} -> "
-        f"{_dispatch_tensor(access, out_ty)}{'{' + ', '.join(b_dims) + '}' if b_dims else ''}")
+        f"{_dispatch_tensor(access, out_ty)}{'{' + ', '.join(b_dims) + '}' if b_dims else ''}"
+    )
     body.append("flow.return")
     count = ""
     if operands:
         xs = ", ".join(f"%x{n}" for n in range(len(operands)))
-        count = (f" count({', '.join(f'%x{n}: index' for n in range(len(operands)))}) -> (index, index, index) {{\n"
-                 f"    %a, %b, %cc = iree_tensor_ext.dispatch.workgroup_count_from_slice({xs})\n"
-                 f"    flow.return %a, %b, %cc : index, index, index\n  }}")
+        count = (
+            f" count({', '.join(f'%x{n}: index' for n in range(len(operands)))}) -> (index, index, index) {{\n"
+            f"    %a, %b, %cc = iree_tensor_ext.dispatch.workgroup_count_from_slice({xs})\n"
+            f"    flow.return %a, %b, %cc : index, index, index\n  }}"
+        )
     const_lines = [f"%c{n} = arith.constant {n} : index" for n in sorted(consts)]
     text = [f"func.func @main({', '.join(args)}) -> {out_ty} {{"]
     text += ["  " + line for line in const_lines + lines]
-    text.append(f"  %r = flow.dispatch.workgroups{workload}({', '.join(tensors + operands)}) : "
-                f"({', '.join(types)}) -> {result} =")
+    text.append(
+        f"  %r = flow.dispatch.workgroups{workload}({', '.join(tensors + operands)}) : "
+        f"({', '.join(types)}) -> {result} ="
+    )
     text.append(f"      ({', '.join(region_args)}) {{")
     text += ["    " + line for line in [*const_lines, *body]]
     text.append("  }" + count)
@@ -310,8 +322,11 @@ def inputs(case: Case) -> list[np.ndarray]:
         args.append(rng.integers(-50, 50, [d.extent for d in case.out]).astype(dt))
     dyn = [d for d in case.out if d.offset_kind != "static"]
     if dyn:
-        args.append(np.array([d.offset // case.inner(d.value_dim) if d.offset_kind == "scaled" else d.offset
-                              for d in dyn], np.int32))
+        args.append(
+            np.array(
+                [d.offset // case.inner(d.value_dim) if d.offset_kind == "scaled" else d.offset for d in dyn], np.int32
+            )
+        )
     return args
 
 
@@ -339,8 +354,8 @@ def run(case: Case, with_pass: bool | str, target_name: str = "cpu") -> str:
     import os
     import tempfile
 
-    from ..iree import e2e
     from ..errors import OptPyError
+    from ..iree import e2e
 
     target = e2e.TARGETS[target_name]
     with tempfile.TemporaryDirectory() as tmp:
@@ -366,17 +381,18 @@ def folds(case: Case, which=("opt-py", "C++")) -> dict[str, str]:
     import os
     import tempfile
 
-    from ..run.api import run_pipeline
-    from ..iree import e2e
     from ..errors import PipelineFailed
+    from ..iree import e2e
     from ..iree.phases import compile_with_injections
+    from ..run.api import run_pipeline
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "case.mlir")
         with open(path, "w") as f:
             f.write(program(case))
-        res = compile_with_injections(path, list(e2e.TARGETS["cpu"].compile_flags), [],
-                                      compile_to="executable-sources", output_ir=True)
+        res = compile_with_injections(
+            path, list(e2e.TARGETS["cpu"].compile_flags), [], compile_to="executable-sources", output_ir=True
+        )
     if not res.ok:
         raise RuntimeError("\n".join(res.messages))
     text = res.output.decode()

@@ -53,9 +53,12 @@ class Case:
 
     def describe(self) -> str:
         shape = "x".join(("?" if d else "") + str(s) for s, d in zip(self.shape, self.dynamic))
-        sc = ", ".join(f"{s.kind}<-{s.dest}{'' if s.dest not in ('chain', 'same') else s.ref}"
-                       f"{'(' + str(s.fill) + ')' if s.dest in ('zeros', 'fill') else ''}"
-                       f"{'' if s.n_static is None else '/n' + str(s.n_static)}" for s in self.scatters)
+        sc = ", ".join(
+            f"{s.kind}<-{s.dest}{'' if s.dest not in ('chain', 'same') else s.ref}"
+            f"{'(' + str(s.fill) + ')' if s.dest in ('zeros', 'fill') else ''}"
+            f"{'' if s.n_static is None else '/n' + str(s.n_static)}"
+            for s in self.scatters
+        )
         return f"seed={self.seed} {self.dtype} {shape} [{sc}] -> {','.join(self.returns)}"
 
 
@@ -71,9 +74,15 @@ def random_case(seed: int) -> Case:
         kind = str(rng.choice(kinds))
         dests = ["zeros"] * 4 + ["fill", "like", "plus1"] + (["chain", "same"] * 2 if i else [])
         dest = str(rng.choice(dests))
-        scatters.append(Scatter(kind, dest, float(rng.choice(FILLS)),
-                                int(rng.integers(0, i)) if i else 0,
-                                None if rng.random() < 0.5 else int(rng.integers(1, 4))))
+        scatters.append(
+            Scatter(
+                kind,
+                dest,
+                float(rng.choice(FILLS)),
+                int(rng.integers(0, i)) if i else 0,
+                None if rng.random() < 0.5 else int(rng.integers(1, 4)),
+            )
+        )
     returns = [f"s{i}" for i in range(len(scatters)) if rng.random() < 0.8] or [f"s{len(scatters) - 1}"]
     if rng.random() < 0.3:
         # A destination returned beside the scatter that writes it in place,
@@ -165,20 +174,24 @@ def program(case: Case) -> str:
         args += [f"%u{i}: {upd_ty}", f"%i{i}: {ind_ty}"]
         if s.dest == "zeros":
             k = next(idx)
-            body += [f"  %z{k} = arith.constant dense<{const(s.fill)}> : tensor<{elem}>",
-                     f"  %e{k} = tensor.empty({empty_args}) : {like_ty}",
-                     f"  %b{k} = linalg.generic {{indexing_maps = [affine_map<({', '.join(f'd{j}' for j in range(rank))}) -> ()>, "
-                     f"affine_map<({', '.join(f'd{j}' for j in range(rank))}) -> ({', '.join(f'd{j}' for j in range(rank))})>], "
-                     f"iterator_types = [{par}]}} ins(%z{k} : tensor<{elem}>) outs(%e{k} : {like_ty}) {{",
-                     f"  ^bb0(%in: {elem}, %out: {elem}):",
-                     f"    linalg.yield %in : {elem}",
-                     f"  }} -> {like_ty}"]
+            body += [
+                f"  %z{k} = arith.constant dense<{const(s.fill)}> : tensor<{elem}>",
+                f"  %e{k} = tensor.empty({empty_args}) : {like_ty}",
+                f"  %b{k} = linalg.generic {{indexing_maps = [affine_map<({', '.join(f'd{j}' for j in range(rank))}) -> ()>, "
+                f"affine_map<({', '.join(f'd{j}' for j in range(rank))}) -> ({', '.join(f'd{j}' for j in range(rank))})>], "
+                f"iterator_types = [{par}]}} ins(%z{k} : tensor<{elem}>) outs(%e{k} : {like_ty}) {{",
+                f"  ^bb0(%in: {elem}, %out: {elem}):",
+                f"    linalg.yield %in : {elem}",
+                f"  }} -> {like_ty}",
+            ]
             dest = f"%b{k}"
         elif s.dest == "fill":
             k = next(idx)
-            body += [f"  %f{k} = arith.constant {const(s.fill)} : {elem}",
-                     f"  %e{k} = tensor.empty({empty_args}) : {like_ty}",
-                     f"  %b{k} = linalg.fill ins(%f{k} : {elem}) outs(%e{k} : {like_ty}) -> {like_ty}"]
+            body += [
+                f"  %f{k} = arith.constant {const(s.fill)} : {elem}",
+                f"  %e{k} = tensor.empty({empty_args}) : {like_ty}",
+                f"  %b{k} = linalg.fill ins(%f{k} : {elem}) outs(%e{k} : {like_ty}) -> {like_ty}",
+            ]
             dest = f"%b{k}"
         elif s.dest == "like":
             dest = "%like"
@@ -186,14 +199,16 @@ def program(case: Case) -> str:
             k = next(idx)
             ids = ", ".join(f"d{j}" for j in range(rank))
             add = "arith.addf" if elem == "f32" else "arith.addi"
-            body += [f"  %o{k} = arith.constant {one} : {elem}",
-                     f"  %e{k} = tensor.empty({empty_args}) : {like_ty}",
-                     f"  %b{k} = linalg.generic {{indexing_maps = [affine_map<({ids}) -> ({ids})>, affine_map<({ids}) -> ({ids})>], "
-                     f"iterator_types = [{par}]}} ins(%like : {like_ty}) outs(%e{k} : {like_ty}) {{",
-                     f"  ^bb0(%in: {elem}, %out: {elem}):",
-                     f"    %p = {add} %in, %o{k} : {elem}",
-                     f"    linalg.yield %p : {elem}",
-                     f"  }} -> {like_ty}"]
+            body += [
+                f"  %o{k} = arith.constant {one} : {elem}",
+                f"  %e{k} = tensor.empty({empty_args}) : {like_ty}",
+                f"  %b{k} = linalg.generic {{indexing_maps = [affine_map<({ids}) -> ({ids})>, affine_map<({ids}) -> ({ids})>], "
+                f"iterator_types = [{par}]}} ins(%like : {like_ty}) outs(%e{k} : {like_ty}) {{",
+                f"  ^bb0(%in: {elem}, %out: {elem}):",
+                f"    %p = {add} %in, %o{k} : {elem}",
+                f"    linalg.yield %p : {elem}",
+                f"  }} -> {like_ty}",
+            ]
             dest = f"%b{k}"
         elif s.dest == "chain":
             dest = results[s.ref]
@@ -203,18 +218,19 @@ def program(case: Case) -> str:
         combine = ("    %c = arith.addf %a, %b : " if elem == "f32" else "    %c = arith.addi %a, %b : ") + elem
         yielded = "%c" if s.kind == "index_add" else "%a"
         unique = "false" if s.kind == "index_add" else "true"
-        body += [f"  %s{i} = iree_linalg_ext.scatter dimension_map = [{', '.join(str(j) for j in range(depth))}] "
-                 f"unique_indices({unique}) ins(%u{i}, %i{i} : {upd_ty}, {ind_ty}) outs({dest} : {like_ty}) {{",
-                 f"  ^bb0(%a: {elem}, %b: {elem}):",
-                 *([combine] if s.kind == "index_add" else []),
-                 f"    iree_linalg_ext.yield {yielded} : {elem}",
-                 f"  }} -> {like_ty}"]
+        body += [
+            f"  %s{i} = iree_linalg_ext.scatter dimension_map = [{', '.join(str(j) for j in range(depth))}] "
+            f"unique_indices({unique}) ins(%u{i}, %i{i} : {upd_ty}, {ind_ty}) outs({dest} : {like_ty}) {{",
+            f"  ^bb0(%a: {elem}, %b: {elem}):",
+            *([combine] if s.kind == "index_add" else []),
+            f"    iree_linalg_ext.yield {yielded} : {elem}",
+            f"  }} -> {like_ty}",
+        ]
         results.append(f"%s{i}")
     rets = [results[int(r[1:])] if r[0] == "s" else dests[int(r[1:])] for r in case.returns]
     sig = ", ".join(args)
     rtys = ", ".join([like_ty] * len(rets))
-    return (f"func.func @main({sig}) -> ({rtys}) {{\n" + "\n".join(body) +
-            f"\n  return {', '.join(rets)} : {rtys}\n}}\n")
+    return f"func.func @main({sig}) -> ({rtys}) {{\n" + "\n".join(body) + f"\n  return {', '.join(rets)} : {rtys}\n}}\n"
 
 
 # --------------------------------------------------------------------------
@@ -321,7 +337,8 @@ def copies(case: Case) -> int:
         path = os.path.join(tmp, "case.mlir")
         with open(path, "w") as f:
             f.write(program(case))
-        res = compile_with_injections(path, list(e2e.TARGETS["cpu"].compile_flags), [], compile_to="flow",
-                                      output_ir=True)
+        res = compile_with_injections(
+            path, list(e2e.TARGETS["cpu"].compile_flags), [], compile_to="flow", output_ir=True
+        )
         text = run_pipeline(res.output.decode(), PASS)
     return len(re.findall(r"flow\.dispatch @\w+_tied_use_\d+::", text))

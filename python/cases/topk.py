@@ -52,7 +52,7 @@ def program(v: Variant | Case) -> str:
     lines += [
         f"  %e = tensor.empty({'%n' if dyn else ''}) : {it}",
         "  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], "
-        f"iterator_types = [\"parallel\", \"parallel\"]}} outs(%e : {it}) {{",
+        f'iterator_types = ["parallel", "parallel"]}} outs(%e : {it}) {{',
         "  ^bb0(%out: i32):",
         "    %i = linalg.index 1 : index",
         "    %c = arith.index_cast %i : index to i32",
@@ -142,8 +142,13 @@ def random_case(seed: int) -> Case:
     order = ("desc", "asc")[rng.integers(2)]
     small = min(64, (width - 1) // 2)
     pick = rng.random()
-    k = (int(rng.integers(1, small + 1)) if pick < 0.6 else width if pick < 0.75
-         else int(rng.integers(small + 1, width + 1)))
+    k = (
+        int(rng.integers(1, small + 1))
+        if pick < 0.6
+        else width
+        if pick < 0.75
+        else int(rng.integers(small + 1, width + 1))
+    )
     rows = batch if batch is not None else int(rng.integers(1, 6))
     return Case(Variant(outputs, k, width, dtype, batch, order), rows, seed, bool(rng.random() < 0.2))
 

@@ -68,12 +68,19 @@ def corpus_cases(root=CORPUS, names=None, families=None) -> list[Case]:
         if (names and m["name"] not in names) or (families and m["family"] not in families):
             continue
         d = mpath.parent
-        cases.append(Case(
-            m["name"], m["family"], str(d / "model.mlir"), m["function"],
-            [np.load(d / f"input{i}.npy") for i in range(len(m["inputs"]))],
-            [np.load(d / f"expected{i}.npy") for i in range(len(m["outputs"]))],
-            m["tolerance"]["rtol"], m["tolerance"]["atol"], m.get("known", {}),
-        ))
+        cases.append(
+            Case(
+                m["name"],
+                m["family"],
+                str(d / "model.mlir"),
+                m["function"],
+                [np.load(d / f"input{i}.npy") for i in range(len(m["inputs"]))],
+                [np.load(d / f"expected{i}.npy") for i in range(len(m["outputs"]))],
+                m["tolerance"]["rtol"],
+                m["tolerance"]["atol"],
+                m.get("known", {}),
+            )
+        )
     missing = set(names or ()) - {c.name for c in cases}
     if missing:
         raise OptPyError(f"no such cases in {root}: {', '.join(sorted(missing))}")
@@ -103,8 +110,7 @@ def _versions() -> dict:
     return out
 
 
-def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(STOCK,),
-                 log=None) -> dict:
+def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(STOCK,), log=None) -> dict:
     """Compile every case in every variant for ``target`` into ``out_dir``;
     returns the manifest (also written as out_dir/manifest.json)."""
     from . import e2e
@@ -120,9 +126,14 @@ def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(
         cdir = out / "cases" / case.name
         cdir.mkdir(parents=True, exist_ok=True)
         entry = {
-            "name": case.name, "family": case.family, "function": case.function,
-            "inputs": [], "expected": [], "tolerance": {"rtol": case.rtol, "atol": case.atol},
-            "modules": {}, "known": {},
+            "name": case.name,
+            "family": case.family,
+            "function": case.function,
+            "inputs": [],
+            "expected": [],
+            "tolerance": {"rtol": case.rtol, "atol": case.atol},
+            "modules": {},
+            "known": {},
         }
         for kind, arrays in (("input", case.inputs), ("expected", case.expected)):
             for i, a in enumerate(arrays):
@@ -132,8 +143,9 @@ def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(
         for v in variants:
             rel = f"cases/{case.name}/{v.name}.vmfb"
             try:
-                vmfb = e2e.compile_program(case.program, tgt, inject=v.inject, inject_codegen=v.inject_codegen,
-                                           extra_flags=v.extra_flags)
+                vmfb = e2e.compile_program(
+                    case.program, tgt, inject=v.inject, inject_codegen=v.inject_codegen, extra_flags=v.extra_flags
+                )
                 (out / rel).write_bytes(vmfb)
                 entry["modules"][v.name] = {"vmfb": rel}
                 status = "compiled"
@@ -152,8 +164,14 @@ def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(
         "device": tgt.device,
         "compile_flags": list(tgt.compile_flags),
         "created_with": _versions(),
-        "variants": {v.name: {"inject": list(v.inject), "inject_codegen": list(v.inject_codegen),
-                              "extra_flags": list(v.extra_flags)} for v in variants},
+        "variants": {
+            v.name: {
+                "inject": list(v.inject),
+                "inject_codegen": list(v.inject_codegen),
+                "extra_flags": list(v.extra_flags),
+            }
+            for v in variants
+        },
         "cases": entries,
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -191,8 +209,18 @@ def generator_cases(name: str, n: int, seed: int = 0) -> list[Case]:
         args = gen.inputs(case)
         want = gen.expected(case, args)
         want = list(want) if isinstance(want, (list, tuple)) else [want]
-        out.append(Case(f"{name}_{seed + i}", f"random {name}", str(path), _first_function(text), list(args), want,
-                        rtol=0.0, atol=0.0))
+        out.append(
+            Case(
+                f"{name}_{seed + i}",
+                f"random {name}",
+                str(path),
+                _first_function(text),
+                list(args),
+                want,
+                rtol=0.0,
+                atol=0.0,
+            )
+        )
     return out
 
 
@@ -214,11 +242,21 @@ def bundle_main(argv=None) -> int:
     p.add_argument("--family", action="append", default=None, help="include the models of this family (repeatable)")
     p.add_argument("--corpus", default=str(CORPUS), help="model corpus directory (default: test/models)")
     p.add_argument("--no-corpus", action="store_true", help="leave out the model corpus")
-    p.add_argument("--generator", action="append", default=[], metavar="NAME=N",
-                   help="add N random programs of a generator: scatter=100, reshape-store=50, topk=40 (repeatable)")
+    p.add_argument(
+        "--generator",
+        action="append",
+        default=[],
+        metavar="NAME=N",
+        help="add N random programs of a generator: scatter=100, reshape-store=50, topk=40 (repeatable)",
+    )
     p.add_argument("--seed", type=int, default=0, help="first seed of the generated programs")
-    p.add_argument("--inject", action="append", default=[], metavar="PHASE:PIPELINE",
-                   help="add a variant compiled with these injections (repeatable, as opt-py compile)")
+    p.add_argument(
+        "--inject",
+        action="append",
+        default=[],
+        metavar="PHASE:PIPELINE",
+        help="add a variant compiled with these injections (repeatable, as opt-py compile)",
+    )
     p.add_argument("--inject-codegen", action="append", default=[], metavar="before|after:PASS:PIPELINE")
     p.add_argument("--variant-name", default="opt-py", help="name of the injected variant (default: opt-py)")
     p.add_argument("--no-fixes", action="store_true", help="leave out the 'fixes' variant (opt-py compile --fixes)")
@@ -242,13 +280,16 @@ def bundle_main(argv=None) -> int:
             cases += generator_cases(name, int(n), a.seed)
         if not cases:
             raise OptPyError("no cases selected")
-        manifest = write_bundle(a.output, cases, target=a.target, variants=variants,
-                                log=lambda s: print(s, file=sys.stderr, flush=True))
+        manifest = write_bundle(
+            a.output, cases, target=a.target, variants=variants, log=lambda s: print(s, file=sys.stderr, flush=True)
+        )
     except OptPyError as e:
         print(f"opt-py: error: {e}", file=sys.stderr)
         return 1
     failed = sum("compile_error" in m for c in manifest["cases"] for m in c["modules"].values())
-    print(f"wrote {a.output}: {len(manifest['cases'])} cases x {len(variants)} variants for {a.target} "
-          f"({failed} did not compile); run it with: python {os.path.join(a.output, 'run_bundle.py')} "
-          f"{a.output} --device {manifest['device']}")
+    print(
+        f"wrote {a.output}: {len(manifest['cases'])} cases x {len(variants)} variants for {a.target} "
+        f"({failed} did not compile); run it with: python {os.path.join(a.output, 'run_bundle.py')} "
+        f"{a.output} --device {manifest['device']}"
+    )
     return 0

@@ -82,8 +82,7 @@ def run_one(root: str, case: dict, variant: str, device: str) -> dict:
 
 def run_isolated(root: str, case: dict, variant: str, device: str, timeout: float) -> dict:
     """run_one in a child process: a crash or a hang stays there."""
-    args = [sys.executable, os.path.abspath(__file__), root, "--device", device,
-            "--one", case["name"], variant]
+    args = [sys.executable, os.path.abspath(__file__), root, "--device", device, "--one", case["name"], variant]
     t0 = time.perf_counter()
     try:
         proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False)
@@ -92,8 +91,11 @@ def run_isolated(root: str, case: dict, variant: str, device: str, timeout: floa
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
         tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"outcome": "run-error", "detail": f"child exited {proc.returncode}: {tail}",
-                "seconds": round(time.perf_counter() - t0, 3)}
+        return {
+            "outcome": "run-error",
+            "detail": f"child exited {proc.returncode}: {tail}",
+            "seconds": round(time.perf_counter() - t0, 3),
+        }
     return json.loads(lines[-1])
 
 
@@ -122,8 +124,9 @@ def summarize(results: list[dict], variants: list[str]) -> list[dict]:
     rows: dict[tuple, dict] = {}
     for r in results:
         key = (r["family"], r["variant"])
-        row = rows.setdefault(key, {"family": r["family"], "variant": r["variant"],
-                                    "right": 0, "wrong": 0, "failed": 0, "cases": 0})
+        row = rows.setdefault(
+            key, {"family": r["family"], "variant": r["variant"], "right": 0, "wrong": 0, "failed": 0, "cases": 0}
+        )
         row["cases"] += 1
         row["right" if r["outcome"] == "right" else "wrong" if r["outcome"] == "wrong" else "failed"] += 1
     families = list(dict.fromkeys(r["family"] for r in results))
@@ -137,8 +140,10 @@ def format_table(rows: list[dict], results: list[dict]) -> str:
     variants = list(dict.fromkeys(r["variant"] for r in rows))
     for v in variants:
         tot = [r for r in rows if r["variant"] == v]
-        lines.append(f"| **all** | {v} | {sum(r['right'] for r in tot)} | {sum(r['wrong'] for r in tot)} | "
-                     f"{sum(r['failed'] for r in tot)} |")
+        lines.append(
+            f"| **all** | {v} | {sum(r['right'] for r in tot)} | {sum(r['wrong'] for r in tot)} | "
+            f"{sum(r['failed'] for r in tot)} |"
+        )
     odd = [r for r in results if r["outcome"] != "right" or not r["as_expected"]]
     if odd:
         lines += ["", "| case | variant | outcome | expected | detail |", "| --- | --- | --- | --- | --- |"]
@@ -189,14 +194,13 @@ def main(argv=None) -> int:
         import iree.runtime as rt
 
         rt.get_device(device, cache=False)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 - any failure to open the device is reported as such
         print(f"bundle_run: error: cannot open device '{device}': {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
     compiler = manifest.get("created_with", {}).get("iree-base-compiler")
     runtime = _runtime_version()
     if compiler and runtime != "unknown" and compiler.split(".")[:2] != runtime.split(".")[:2]:
-        print(f"bundle_run: warning: modules from iree-base-compiler {compiler}, runtime is {runtime}",
-              file=sys.stderr)
+        print(f"bundle_run: warning: modules from iree-base-compiler {compiler}, runtime is {runtime}", file=sys.stderr)
 
     results = []
     for case in manifest["cases"]:
@@ -205,14 +209,23 @@ def main(argv=None) -> int:
         for v in variants:
             if v not in case["modules"]:
                 continue
-            r = (run_isolated(root, case, v, device, a.timeout) if a.isolate
-                 else run_one(root, case, v, device))
+            r = run_isolated(root, case, v, device, a.timeout) if a.isolate else run_one(root, case, v, device)
             exp = expected_outcome(case, v)
-            r = {"case": case["name"], "family": case["family"], "variant": v, **r, "expected": exp,
-                 "as_expected": exp == "any" or r["outcome"] == exp}
+            r = {
+                "case": case["name"],
+                "family": case["family"],
+                "variant": v,
+                **r,
+                "expected": exp,
+                "as_expected": exp == "any" or r["outcome"] == exp,
+            }
             results.append(r)
-            print(f"{case['name']:34} {v:12} {r['outcome']:14} {r['seconds']:7.3f}s"
-                  f"{'' if r['as_expected'] else '   (expected ' + exp + ')'}", file=sys.stderr, flush=True)
+            print(
+                f"{case['name']:34} {v:12} {r['outcome']:14} {r['seconds']:7.3f}s"
+                f"{'' if r['as_expected'] else '   (expected ' + exp + ')'}",
+                file=sys.stderr,
+                flush=True,
+            )
 
     rows = summarize(results, variants)
     print(format_table(rows, results))

@@ -102,8 +102,10 @@ _FUNC_LINE = re.compile(r"^func\.func (?:\w+ )?@([\w$.\-]+)")
 
 
 UNFAITHFUL_MARK = "cannot be replayed faithfully"
-UNNAMABLE_NOTE = ("(no textual registration: the IR after it is taken before the next pass; "
-                  "a changed function is not replayed across it)")
+UNNAMABLE_NOTE = (
+    "(no textual registration: the IR after it is taken before the next pass; "
+    "a changed function is not replayed across it)"
+)
 
 
 @dataclass
@@ -116,7 +118,7 @@ class CodegenInjection:
     pipeline: str
 
     @classmethod
-    def parse(cls, spec: str) -> "CodegenInjection":
+    def parse(cls, spec: str) -> CodegenInjection:
         parts = spec.split(":", 2)
         if len(parts) != 3 or parts[0] not in ("before", "after") or not parts[1] or not parts[2].strip():
             raise CodegenError(
@@ -174,11 +176,21 @@ def _discover(text: str, iree_flags: list[str]) -> dict[str, FunctionLowering]:
         f.write(text)
         f.flush()
         proc = subprocess.run(
-            [find_tool("iree-compile"), f.name, "-o", "/dev/null", *iree_flags,
-             "--compile-from=executable-configurations", "--compile-to=executable-targets",
-             "--mlir-print-ir-after-all", "--mlir-print-skip-regions",
-             "--mlir-disable-threading"],
-            capture_output=True, text=True, check=False,
+            [
+                find_tool("iree-compile"),
+                f.name,
+                "-o",
+                "/dev/null",
+                *iree_flags,
+                "--compile-from=executable-configurations",
+                "--compile-to=executable-targets",
+                "--mlir-print-ir-after-all",
+                "--mlir-print-skip-regions",
+                "--mlir-disable-threading",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
         )
     return parse_dump_headers(proc.stderr, compile_failed=proc.returncode != 0)
 
@@ -281,9 +293,8 @@ REGISTERED_BLOCKS = (
 
 # Passes whose textual form loses what IREE's builders give them in C++.
 CPP_STATE = {
-    "iree-codegen-iree-comprehensive-bufferize":
-        "IREE builds it in C++ with the target's allocation and copy functions (alloca / workgroup and "
-        "private memory), which no textual pipeline carries; rebuilt from its name it allocates on the heap",
+    "iree-codegen-iree-comprehensive-bufferize": "IREE builds it in C++ with the target's allocation and copy functions (alloca / workgroup and "
+    "private memory), which no textual pipeline carries; rebuilt from its name it allocates on the heap",
 }
 
 
@@ -318,7 +329,7 @@ def registered_blocks() -> dict[str, list[str]]:
         with ir.Context():
             for name in REGISTERED_BLOCKS:
                 text = str(passmanager.PassManager.parse(f"builtin.module(func.func({name}))"))
-                inner = text[len("builtin.module(func.func("):-2]
+                inner = text[len("builtin.module(func.func(") : -2]
                 _block_cache[name] = _split_pipeline(inner)
     return _block_cache
 
@@ -359,7 +370,7 @@ def faithful_suffix(low: FunctionLowering, start: int, splices: dict[int, list[s
             break
         for name, seq in blocks.items():
             n = len(seq)
-            if passes[i:i + n] == seq and not any(i < k < i + n for k in splices):
+            if passes[i : i + n] == seq and not any(i < k < i + n for k in splices):
                 items.append(name)
                 i += n
                 break
@@ -370,7 +381,8 @@ def faithful_suffix(low: FunctionLowering, start: int, splices: dict[int, list[s
                 raise CodegenError(
                     f"codegen injection at {inj} of '@{low.name}' {UNFAITHFUL_MARK}: IREE runs "
                     f"'{pass_name(passes[i])}' (pass {i + 1} of --list-codegen-passes) after it, and {why}; "
-                    "inject after that pass instead")
+                    "inject after that pass instead"
+                )
             items.append(passes[i])
             i += 1
             continue
@@ -413,12 +425,24 @@ def _lowering_dumps(module, iree_flags, print_flags: list[str]):
         f.write(module.get_asm(assume_verified=True))
         f.flush()
         proc = subprocess.run(
-            [find_tool("iree-compile"), f.name, "-o", "/dev/null", *flags,
-             "--compile-from=executable-configurations", "--compile-to=executable-targets",
-             f"--mlir-print-ir-after={','.join(sorted({START_MARKER, *END_MARKERS}))}", *print_flags,
-             "--mlir-print-op-generic", "--mlir-print-debuginfo",
-             "--mlir-print-local-scope", "--mlir-disable-threading"],
-            capture_output=True, text=True, check=False,
+            [
+                find_tool("iree-compile"),
+                f.name,
+                "-o",
+                "/dev/null",
+                *flags,
+                "--compile-from=executable-configurations",
+                "--compile-to=executable-targets",
+                f"--mlir-print-ir-after={','.join(sorted({START_MARKER, *END_MARKERS}))}",
+                *print_flags,
+                "--mlir-print-op-generic",
+                "--mlir-print-debuginfo",
+                "--mlir-print-local-scope",
+                "--mlir-disable-threading",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
         )
     dumps = []
     counts: dict[tuple, int] = {}
@@ -427,12 +451,10 @@ def _lowering_dumps(module, iree_flags, print_flags: list[str]):
         head = text[:4000]
         if not head.lstrip().startswith('"func.func"'):
             continue
-        m = None
-        for m in sym.finditer(text[: text.find("({")] if "({" in text else head):
-            pass
-        if m is None:
+        symbols = sym.findall(text[: text.find("({")] if "({" in text else head)
+        if not symbols:
             continue
-        key = (m.group(1), where, name)
+        key = (symbols[-1], where, name)
         counts[key] = counts.get(key, 0) + 1
         dumps.append((*key, counts[key], text))
     error = None
@@ -464,14 +486,15 @@ def capture_spec(low: FunctionLowering, start: int) -> tuple[str, str, int]:
     if start < len(low.passes):
         nxt = pass_name(low.passes[start])
         if _selectable(nxt):
-            return "before", nxt, sum(1 for p in low.passes[:start + 1] if pass_name(p) == nxt)
+            return "before", nxt, sum(1 for p in low.passes[: start + 1] if pass_name(p) == nxt)
         why = f"neither has '{nxt}', the pass after it"
     else:
         why = "it is the last pass of the function's lowering, so no pass after it can be named instead"
     raise CodegenError(
         f"codegen injection at {_point_text(low, start)} of '@{low.name}' {UNFAITHFUL_MARK}: the function "
         f"cannot be taken over from IREE's lowering there: '{prev}' has no textual registration "
-        f"(IREE adds it in C++), so no IR dump can be asked for after it, and {why}")
+        f"(IREE adds it in C++), so no IR dump can be asked for after it, and {why}"
+    )
 
 
 def capture(module, iree_flags, wanted: dict[str, tuple[str, str, int]]) -> dict[str, str]:
@@ -490,8 +513,7 @@ def capture(module, iree_flags, wanted: dict[str, tuple[str, str, int]]) -> dict
     if missing:
         when, name, n = wanted[missing[0]]
         why = f" (iree-compile: {error})" if error else ""
-        raise CodegenError(f"could not take '@{missing[0]}' over from IREE's lowering at "
-                           f"{when}:{name}#{n}{why}")
+        raise CodegenError(f"could not take '@{missing[0]}' over from IREE's lowering at {when}:{name}#{n}{why}")
     return found
 
 
@@ -506,8 +528,9 @@ def capture_at_point(module, iree_flags, inj: CodegenInjection) -> dict[str, str
     dumps, error = _lowering_dumps(module, iree_flags, [f"--mlir-print-ir-{inj.where}={inj.pass_name}"])
     if error is not None:
         return None
-    return {fn: text for fn, where, name, n, text in dumps
-            if (where, name, n) == (inj.where, inj.pass_name, inj.occurrence)}
+    return {
+        fn: text for fn, where, name, n, text in dumps if (where, name, n) == (inj.where, inj.pass_name, inj.occurrence)
+    }
 
 
 _RESOURCE = re.compile(r"dense_resource<([^>]+)>")
@@ -563,8 +586,10 @@ def _restore_resources(new, keys: list[str], originals: dict[str, object], fname
 
     new.walk(visit)
     if missing:
-        raise CodegenError(f"could not take '@{fname}' over from IREE's lowering: its constant "
-                           f"dense_resource<{missing[0]}> is not in the function IREE was given")
+        raise CodegenError(
+            f"could not take '@{fname}' over from IREE's lowering: its constant "
+            f"dense_resource<{missing[0]}> is not in the function IREE was given"
+        )
 
 
 def inject_into_codegen(module, iree_flags, injections, run_plan, report) -> list[str]:
@@ -592,7 +617,7 @@ def inject_into_codegen(module, iree_flags, injections, run_plan, report) -> lis
 
     lowered = discover(module, iree_flags)
     plans = {}
-    for name, func in dispatch_functions(module).items():
+    for name in dispatch_functions(module):
         low = lowered.get(name)
         if low is None:
             report(f"opt-py: warning: no codegen passes were seen for '@{name}'; left to IREE")
@@ -645,8 +670,10 @@ def _inject_at_point(module, iree_flags, inj: CodegenInjection, captured: dict[s
         low = lowered.get(name)
         points = split_points(low.passes, inj) if low is not None and low.failed_at is None else []
         if len(points) != 1:
-            raise CodegenError(f"could not find {inj.where}:{inj.pass_name}#{inj.occurrence} of '@{name}' "
-                               "again in its recorded codegen passes")
+            raise CodegenError(
+                f"could not find {inj.where}:{inj.pass_name}#{inj.occurrence} of '@{name}' "
+                "again in its recorded codegen passes"
+            )
         _replace_and_replay(funcs[name], work, faithful_suffix(low, points[0], {points[0]: []}), run_plan)
     return list(captured)
 

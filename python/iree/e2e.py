@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import DeviceUnavailable, OptPyError
+from ..errors import OptPyError
 
 
 @dataclass(frozen=True)
@@ -27,8 +27,16 @@ class Target:
 
 
 TARGETS = {
-    "cpu": Target("cpu", ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-                          "--iree-llvmcpu-target-cpu=host"), "local-task", "local-task"),
+    "cpu": Target(
+        "cpu",
+        (
+            "--iree-hal-target-device=local",
+            "--iree-hal-local-target-device-backends=llvm-cpu",
+            "--iree-llvmcpu-target-cpu=host",
+        ),
+        "local-task",
+        "local-task",
+    ),
     "cuda": Target("cuda", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"), "cuda", "cuda"),
     "rocm": Target("rocm", ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"), "hip", "hip"),
 }
@@ -52,15 +60,17 @@ def device_available(target: Target) -> tuple[bool, str]:
 # --------------------------------------------------------------------------
 
 
-def compile_program(path: str, target: Target, *, inject=(), inject_codegen=(), extra_flags=(),
-                    after_phase=None) -> bytes:
+def compile_program(
+    path: str, target: Target, *, inject=(), inject_codegen=(), extra_flags=(), after_phase=None
+) -> bytes:
     """The .vmfb of ``path`` for ``target`` with the injections (opt-py compile);
     ``after_phase``: see ``phases.compile_with_injections``."""
     from .codegen import CodegenInjection
     from .phases import Injection, compile_with_injections
 
     result = compile_with_injections(
-        path, [*target.compile_flags, *extra_flags],
+        path,
+        [*target.compile_flags, *extra_flags],
         [Injection.parse(s) for s in inject],
         codegen_injections=[CodegenInjection.parse(s) for s in inject_codegen],
         after_phase=after_phase,
@@ -104,10 +114,15 @@ def workgroup_memory(path: str, target: Target, *, inject=(), extra_flags=()) ->
 
     with tempfile.TemporaryDirectory() as dump:
         flags = [*target.compile_flags, *extra_flags]
-        compile_program(path, target, inject=inject,
-                        extra_flags=[*extra_flags, f"--iree-hal-dump-executable-intermediates-to={dump}"])
-        res = compile_with_injections(path, flags, [Injection.parse(s) for s in inject],
-                                      compile_to="executable-targets")
+        compile_program(
+            path,
+            target,
+            inject=inject,
+            extra_flags=[*extra_flags, f"--iree-hal-dump-executable-intermediates-to={dump}"],
+        )
+        res = compile_with_injections(
+            path, flags, [Injection.parse(s) for s in inject], compile_to="executable-targets"
+        )
         if not res.ok:
             raise OptPyError("compilation failed:\n" + "\n".join(res.messages))
         return workgroup_memory_bytes(dump, res.output.decode())
@@ -122,8 +137,12 @@ def machine_code(path: str, target: Target, *, inject=(), extra_flags=()) -> lis
     from pathlib import Path
 
     with tempfile.TemporaryDirectory() as dump:
-        compile_program(path, target, inject=inject,
-                        extra_flags=[*extra_flags, f"--iree-hal-dump-executable-intermediates-to={dump}"])
+        compile_program(
+            path,
+            target,
+            inject=inject,
+            extra_flags=[*extra_flags, f"--iree-hal-dump-executable-intermediates-to={dump}"],
+        )
         files = sorted(Path(dump).glob("*.s"))
         if not files:
             raise OptPyError(f"no assembly dumped for target {target.name}: machine_code needs a CPU target")
@@ -132,12 +151,17 @@ def machine_code(path: str, target: Target, *, inject=(), extra_flags=()) -> lis
             text = p.read_text()
             names = re.findall(r"^\s*\.type\s+([^,\s]+),@function", text, re.M)
             rename = {n: f"fn{i}" for i, n in enumerate(names)}
-            symbol = re.compile(r"(?<![\w.$])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
-                                + r")(?![\w.$])") if names else None
+            symbol = (
+                re.compile(
+                    r"(?<![\w.$])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w.$])"
+                )
+                if names
+                else None
+            )
             for line in text.splitlines():
                 if line.startswith("\t") and not line.lstrip().startswith("."):
                     ins = line.strip()
-                    code.append(symbol.sub(lambda m: rename[m.group(1)], ins) if symbol else ins)
+                    code.append(symbol.sub(lambda m, rename=rename: rename[m.group(1)], ins) if symbol else ins)
         return code
 
 
@@ -145,8 +169,16 @@ def machine_code(path: str, target: Target, *, inject=(), extra_flags=()) -> lis
 # Inputs
 # --------------------------------------------------------------------------
 
-_NP_TYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i32": np.int32, "i64": np.int64,
-             "i8": np.int8, "i16": np.int16, "i1": np.bool_}
+_NP_TYPES = {
+    "f32": np.float32,
+    "f16": np.float16,
+    "f64": np.float64,
+    "i32": np.int32,
+    "i64": np.int64,
+    "i8": np.int8,
+    "i16": np.int16,
+    "i1": np.bool_,
+}
 
 
 def signature(program_text: str, function: str) -> list[tuple[list[int | None] | None, str]]:
@@ -199,8 +231,9 @@ def random_inputs(sig, seed: int = 0, dynamic_size: int = 7) -> list[np.ndarray]
 # --------------------------------------------------------------------------
 
 
-def run_cli(vmfb: bytes, target: Target, function: str, inputs, n_outputs: int,
-            timeout: float | None = None) -> list[np.ndarray]:
+def run_cli(
+    vmfb: bytes, target: Target, function: str, inputs, n_outputs: int, timeout: float | None = None
+) -> list[np.ndarray]:
     """Run through ``iree-run-module`` with .npy files in and out (a crash or
     a hang, say of a miscompiled program, stays in that process)."""
     tool = _runtime_tool("iree-run-module")
@@ -287,8 +320,19 @@ def compare(a, b, rtol=None, atol=None) -> list[Difference]:
     for i, (x, y) in enumerate(zip(a, b)):
         x, y = np.asarray(x), np.asarray(y)
         if x.shape != y.shape or x.dtype != y.dtype:
-            diffs.append(Difference(i, x.shape, str(x.dtype), float("inf"), float("inf"), x.size, x.size, False,
-                                    f"shape/dtype {x.shape}/{x.dtype} vs {y.shape}/{y.dtype}"))
+            diffs.append(
+                Difference(
+                    i,
+                    x.shape,
+                    str(x.dtype),
+                    float("inf"),
+                    float("inf"),
+                    x.size,
+                    x.size,
+                    False,
+                    f"shape/dtype {x.shape}/{x.dtype} vs {y.shape}/{y.dtype}",
+                )
+            )
             continue
         r, t = tolerances(x.dtype)
         r = r if rtol is None else rtol
@@ -298,23 +342,34 @@ def compare(a, b, rtol=None, atol=None) -> list[Difference]:
         err = np.abs(xf - yf)
         err = np.where(np.isnan(err) & close, 0.0, err)
         rel = err / np.maximum(np.abs(yf), np.finfo(np.float64).tiny)
-        diffs.append(Difference(
-            i, x.shape, str(x.dtype),
-            float(np.nanmax(err)) if err.size else 0.0,
-            float(np.nanmax(np.where(close, 0.0, rel))) if rel.size else 0.0,
-            int((~close).sum()), int(x.size), bool(close.all()),
-        ))
+        diffs.append(
+            Difference(
+                i,
+                x.shape,
+                str(x.dtype),
+                float(np.nanmax(err)) if err.size else 0.0,
+                float(np.nanmax(np.where(close, 0.0, rel))) if rel.size else 0.0,
+                int((~close).sum()),
+                int(x.size),
+                bool(close.all()),
+            )
+        )
     if len(a) != len(b):
-        diffs.append(Difference(len(diffs), (), "", float("inf"), float("inf"), 0, 0, False,
-                                f"{len(a)} outputs vs {len(b)}"))
+        diffs.append(
+            Difference(len(diffs), (), "", float("inf"), float("inf"), 0, 0, False, f"{len(a)} outputs vs {len(b)}")
+        )
     return diffs
 
 
 def format_report(diffs: list[Difference], label_a="A", label_b="B") -> str:
-    lines = [f"| output | shape | dtype | max abs diff | max rel diff | mismatched | {label_a} vs {label_b} |",
-             "| ---: | --- | --- | ---: | ---: | ---: | --- |"]
+    lines = [
+        f"| output | shape | dtype | max abs diff | max rel diff | mismatched | {label_a} vs {label_b} |",
+        "| ---: | --- | --- | ---: | ---: | ---: | --- |",
+    ]
     for d in diffs:
         verdict = "same" if d.same else ("DIFFERENT" + (f" ({d.note})" if d.note else ""))
-        lines.append(f"| {d.index} | {'x'.join(map(str, d.shape)) or 'scalar'} | {d.dtype} | {d.max_abs:.3g} | "
-                     f"{d.max_rel:.3g} | {d.mismatched}/{d.total} | {verdict} |")
+        lines.append(
+            f"| {d.index} | {'x'.join(map(str, d.shape)) or 'scalar'} | {d.dtype} | {d.max_abs:.3g} | "
+            f"{d.max_rel:.3g} | {d.mismatched}/{d.total} | {verdict} |"
+        )
     return "\n".join(lines)

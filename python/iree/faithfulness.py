@@ -100,8 +100,9 @@ def _normalize(text: str, target_name: str) -> list[str]:
     if not names:
         return lines
     rename = {n: f"fn{i}" for i, n in enumerate(dict.fromkeys(names))}
-    symbol = re.compile(r"(?<![\w.$])(" + "|".join(map(re.escape, sorted(rename, key=len, reverse=True)))
-                        + r")(?![\w.$])")
+    symbol = re.compile(
+        r"(?<![\w.$])(" + "|".join(map(re.escape, sorted(rename, key=len, reverse=True))) + r")(?![\w.$])"
+    )
     return [symbol.sub(lambda m: rename[m.group(1)], ln) for ln in lines]
 
 
@@ -118,9 +119,15 @@ def compile_code(path: str, target, codegen=()) -> tuple[list[str] | None, list[
 
     with tempfile.TemporaryDirectory() as dump:
         res = compile_with_injections(
-            path, [*target.compile_flags, f"--iree-hal-dump-executable-intermediates-to={dump}",
-                   f"--iree-hal-dump-executable-binaries-to={dump}"], [],
-            codegen_injections=[CodegenInjection.parse(c) for c in codegen])
+            path,
+            [
+                *target.compile_flags,
+                f"--iree-hal-dump-executable-intermediates-to={dump}",
+                f"--iree-hal-dump-executable-binaries-to={dump}",
+            ],
+            [],
+            codegen_injections=[CodegenInjection.parse(c) for c in codegen],
+        )
         if not res.ok:
             return None, res.messages
         return executable_code(dump, target.name), res.messages
@@ -183,5 +190,7 @@ def _last_error(text: str) -> str:
 def _first_difference(a: list[str], b: list[str]) -> str:
     import difflib
 
-    diff = [ln for ln in difflib.unified_diff(a, b, lineterm="", n=0) if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
+    diff = [
+        ln for ln in difflib.unified_diff(a, b, lineterm="", n=0) if ln[:1] in "+-" and ln[:3] not in ("+++", "---")
+    ]
     return f"{len(diff)} lines differ; first: " + " | ".join(diff[:4])

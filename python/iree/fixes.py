@@ -38,36 +38,74 @@ class Fix:
 
 FIXES: tuple[Fix, ...] = (
     # On GPUs its GPU selection (gpu=true: argmax, rank counts, chunks with rank picks; composites materialized).
-    Fix("sort-slice-to-topk", "a sort read only through a leading slice (torch.topk, argsort[:k]): IREE's "
-        "O(n^2) sort becomes a top-k, an arg-max, a rank count or chunks", phase="global-optimization",
-        targets=("cpu", "cuda", "rocm"), options={"cuda": "{gpu=true}", "rocm": "{gpu=true}"}),
-    Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion",
-        phase="global-optimization"),
-    Fix("softmax-fuse-elementwise", "softmax/normalization fused with its neighbours without full-size temporaries",
-        phase="global-optimization"),
+    Fix(
+        "sort-slice-to-topk",
+        "a sort read only through a leading slice (torch.topk, argsort[:k]): IREE's "
+        "O(n^2) sort becomes a top-k, an arg-max, a rank count or chunks",
+        phase="global-optimization",
+        targets=("cpu", "cuda", "rocm"),
+        options={"cuda": "{gpu=true}", "rocm": "{gpu=true}"},
+    ),
+    Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion", phase="global-optimization"),
+    Fix(
+        "softmax-fuse-elementwise",
+        "softmax/normalization fused with its neighbours without full-size temporaries",
+        phase="global-optimization",
+    ),
     # GPU only: on the CPU stock is right without a mask, and the mask would cost a little.
-    Fix("attention-add-zero-mask", "attention over a dynamic key length without a mask (nn.MultiheadAttention, "
-        "a TransformerEncoder): wrong numbers on GPUs, the padded keys unmasked", phase="global-optimization",
-        targets=("cuda", "rocm")),
-    Fix("clone-splat-dispatch-per-tied-use", "scatters into one broadcast destination merged by stream's CSE "
-        "(wrong numbers, e.g. an MoE router over a dynamic token count)", phase="flow"),
+    Fix(
+        "attention-add-zero-mask",
+        "attention over a dynamic key length without a mask (nn.MultiheadAttention, "
+        "a TransformerEncoder): wrong numbers on GPUs, the padded keys unmasked",
+        phase="global-optimization",
+        targets=("cuda", "rocm"),
+    ),
+    Fix(
+        "clone-splat-dispatch-per-tied-use",
+        "scatters into one broadcast destination merged by stream's CSE "
+        "(wrong numbers, e.g. an MoE router over a dynamic token count)",
+        phase="flow",
+    ),
     # After clone-splat: once each in-place use of a splat-like dispatch has its own dispatch, only values
     # stream really shares are left for this one to copy.
-    Fix("copy-shared-tied-operand", "a value written in place and also used elsewhere (returned, read) seen "
-        "with the writes: stream reorders the reader's copy, or the ABI returns the written argument", phase="flow"),
-    Fix("sort-drop-unused-results", "top-k keeping only some sort results fails to bufferize for GPUs",
-        phase="executable-sources"),
+    Fix(
+        "copy-shared-tied-operand",
+        "a value written in place and also used elsewhere (returned, read) seen "
+        "with the writes: stream reorders the reader's copy, or the ABI returns the written argument",
+        phase="flow",
+    ),
+    Fix(
+        "sort-drop-unused-results",
+        "top-k keeping only some sort results fails to bufferize for GPUs",
+        phase="executable-sources",
+    ),
     # GPU only: on the CPU stock's gathers are right, and a codegen point costs an extra codegen run.
-    Fix("gather-to-load", "contiguous vector.gather IREE's vectorizer emits for tensor.extract reads",
-        codegen={"cuda": "before:iree-codegen-fold-memref-alias-ops",
-                 "rocm": "before:iree-codegen-fold-memref-alias-ops"}),
-    Fix("fold-subview-into-gather", "subviews fold-memref-alias-ops cannot fold into a gather (wrong reads on CUDA)",
-        codegen={"cuda": "before:iree-codegen-fold-memref-alias-ops",
-                 "rocm": "before:iree-codegen-fold-memref-alias-ops"}),
-    Fix("fold-collapse-shape-into-store", "IREE's reshape-into-store fold writes to wrong addresses",
-        phase="executable-sources"),
-    Fix("forall-reuse-shared-outs", "a tile of scf.forall allocated privately (stack/workgroup memory blow-up)",
-        phase="executable-sources"),
+    Fix(
+        "gather-to-load",
+        "contiguous vector.gather IREE's vectorizer emits for tensor.extract reads",
+        codegen={
+            "cuda": "before:iree-codegen-fold-memref-alias-ops",
+            "rocm": "before:iree-codegen-fold-memref-alias-ops",
+        },
+    ),
+    Fix(
+        "fold-subview-into-gather",
+        "subviews fold-memref-alias-ops cannot fold into a gather (wrong reads on CUDA)",
+        codegen={
+            "cuda": "before:iree-codegen-fold-memref-alias-ops",
+            "rocm": "before:iree-codegen-fold-memref-alias-ops",
+        },
+    ),
+    Fix(
+        "fold-collapse-shape-into-store",
+        "IREE's reshape-into-store fold writes to wrong addresses",
+        phase="executable-sources",
+    ),
+    Fix(
+        "forall-reuse-shared-outs",
+        "a tile of scf.forall allocated privately (stack/workgroup memory blow-up)",
+        phase="executable-sources",
+    ),
 )
 
 TARGET_KINDS = ("cpu", "cuda", "rocm")
@@ -99,8 +137,9 @@ def select(spec: str) -> list[Fix]:
     return [f for f in FIXES if f.name in names]
 
 
-def injections(fixes: list[Fix], iree_flags, compile_to: str | None = None
-               ) -> tuple[list[Injection], list[CodegenInjection]]:
+def injections(
+    fixes: list[Fix], iree_flags, compile_to: str | None = None
+) -> tuple[list[Injection], list[CodegenInjection]]:
     """The phase and codegen injections carrying ``fixes`` for the flags' target; with ``compile_to``
     (--compile-to) only those that run before that stop, as stock's IR there has none of the later ones."""
     kind = target_kind(iree_flags)
@@ -113,15 +152,19 @@ def injections(fixes: list[Fix], iree_flags, compile_to: str | None = None
             by_phase.setdefault(f.phase, []).append(f.spelled(kind))
         if f.codegen.get(kind) and codegen_ok:
             by_point.setdefault(f.codegen[kind], []).append(f.spelled(kind))
-    return ([Injection(phase, ",".join(names)) for phase, names in by_phase.items()],
-            [CodegenInjection.parse(f"{point}:{','.join(names)}") for point, names in by_point.items()])
+    return (
+        [Injection(phase, ",".join(names)) for phase, names in by_phase.items()],
+        [CodegenInjection.parse(f"{point}:{','.join(names)}") for point, names in by_point.items()],
+    )
 
 
 def specs(spec: str, iree_flags) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The ``--inject`` and ``--inject-codegen`` arguments that ``--fixes=spec`` stands for."""
     phase, codegen = injections(select(spec), iree_flags)
-    return (tuple(f"{j.phase}:{j.pipeline}" for j in phase),
-            tuple(f"{c.where}:{c.pass_name}#{c.occurrence or '*'}:{c.pipeline}" for c in codegen))
+    return (
+        tuple(f"{j.phase}:{j.pipeline}" for j in phase),
+        tuple(f"{c.where}:{c.pass_name}#{c.occurrence or '*'}:{c.pipeline}" for c in codegen),
+    )
 
 
 def describe(iree_flags) -> str:

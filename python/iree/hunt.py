@@ -121,9 +121,12 @@ def label_traces(module) -> Labels:
     from iree.compiler import ir
 
     body = _op(module).regions[0].blocks[0]
-    funcs = [op for op in body.operations
-             if _op(op).name == "util.func" and any(_op(o).name == "flow.tensor.trace"
-                                                    for b in _op(op).regions[0].blocks for o in b.operations)]
+    funcs = [
+        op
+        for op in body.operations
+        if _op(op).name == "util.func"
+        and any(_op(o).name == "flow.tensor.trace" for b in _op(op).regions[0].blocks for o in b.operations)
+    ]
     labels = Labels()
     if not funcs:
         return labels
@@ -133,8 +136,9 @@ def label_traces(module) -> Labels:
     labels.function = ir.StringAttr(func.attributes["sym_name"]).value
     for op in body.operations:
         if _op(op).name == "flow.executable":
-            labels.executables[ir.StringAttr(_op(op).attributes["sym_name"]).value] = \
-                _op(op).get_asm(use_local_scope=True)
+            labels.executables[ir.StringAttr(_op(op).attributes["sym_name"]).value] = _op(op).get_asm(
+                use_local_scope=True
+            )
 
     ids: dict = {}
 
@@ -186,8 +190,9 @@ def label_traces(module) -> Labels:
                 for r in o.operands:
                     d = r.owner
                     d = _op(d) if not isinstance(d, ir.Block) else None
-                    labels.results.append(vid(d.operands[0]) if d is not None and d.name == "hal.tensor.export"
-                                          else None)
+                    labels.results.append(
+                        vid(d.operands[0]) if d is not None and d.name == "hal.tensor.export" else None
+                    )
     for i, (o, seen) in enumerate(traces):
         key = ir.StringAttr(o.attributes["key"]).value
         head, _, kind = key.rpartition(" ")
@@ -215,9 +220,9 @@ def _call(d, vid, dim_source) -> Call:
 
     n_work, n_args, n_arg_dims, n_res_dims = _segments(d)
     ops = list(d.operands)
-    work, args = ops[:n_work], ops[n_work:n_work + n_args]
-    arg_dims = ops[n_work + n_args:n_work + n_args + n_arg_dims]
-    res_dims = ops[n_work + n_args + n_arg_dims:]
+    work, args = ops[:n_work], ops[n_work : n_work + n_args]
+    arg_dims = ops[n_work + n_args : n_work + n_args + n_arg_dims]
+    res_dims = ops[n_work + n_args + n_arg_dims :]
     operands = []
     for a in args:
         t = a.type
@@ -227,7 +232,7 @@ def _call(d, vid, dim_source) -> Call:
             arg_dims = arg_dims[k:]
         else:
             operands.append(("scalar", _scalar(a, dim_source), str(t)))
-    tied = (list(ir.ArrayAttr(d.attributes["tied_operands"])) if "tied_operands" in d.attributes else [])
+    tied = list(ir.ArrayAttr(d.attributes["tied_operands"])) if "tied_operands" in d.attributes else []
     results = []
     for i, r in enumerate(d.results):
         t = r.type
@@ -236,8 +241,13 @@ def _call(d, vid, dim_source) -> Call:
         results.append((vid(r), str(t), tie, [_scalar(x, dim_source) for x in res_dims[:k]]))
         res_dims = res_dims[k:]
     entry = ir.ArrayAttr(d.attributes["entry_points"])[0]
-    return Call(str(entry).split("::")[0].lstrip("@").strip('"'), str(entry),
-                [_scalar(x, dim_source) for x in work], operands, results)
+    return Call(
+        str(entry).split("::")[0].lstrip("@").strip('"'),
+        str(entry),
+        [_scalar(x, dim_source) for x in work],
+        operands,
+        results,
+    )
 
 
 # --------------------------------------------------------------------------
@@ -259,9 +269,14 @@ def compile_traced(path: str, build: Build, trace: bool = True) -> tuple[bytes, 
     """The .vmfb of ``path`` with dispatch traces labelled, and the labels."""
     got: list[Labels] = []
     inject = (*build.inject, TRACE_INJECTION) if trace else build.inject
-    vmfb = e2e.compile_program(path, build.target, inject=inject, inject_codegen=build.inject_codegen,
-                               extra_flags=build.flags,
-                               after_phase={LABEL_PHASE: [lambda m: got.append(label_traces(m))]} if trace else None)
+    vmfb = e2e.compile_program(
+        path,
+        build.target,
+        inject=inject,
+        inject_codegen=build.inject_codegen,
+        extra_flags=build.flags,
+        after_phase={LABEL_PHASE: [lambda m: got.append(label_traces(m))]} if trace else None,
+    )
     return vmfb, (got[0] if got else Labels())
 
 
@@ -401,26 +416,46 @@ def first_difference(la: Labels, ta: Trace, lb: Labels, tb: Trace, rtol=None, at
     ra, rb = calls_as_ran(la, ta), calls_as_ran(lb, tb)
     for x, y in zip(ra, rb):
         if x.dispatch != y.dispatch:
-            raise OptPyError(f"the two builds run different dispatches (call {x.ordinal}: A runs {x.dispatch}, "
-                             f"B runs {y.dispatch}); a per-dispatch comparison needs the same dispatches")
+            raise OptPyError(
+                f"the two builds run different dispatches (call {x.ordinal}: A runs {x.dispatch}, "
+                f"B runs {y.dispatch}); a per-dispatch comparison needs the same dispatches"
+            )
         ins = e2e.compare([a for _, a in y.inputs], [a for _, a in x.inputs], rtol, atol)
         if not all(d.same for d in ins):
             bad = ", ".join(str(d.index) for d in ins if not d.same)
-            return Finding("a-vs-b", y, ins, f"the inputs ({bad}) of dispatch call {y.ordinal} ({y.dispatch}) differ "
-                           "though every earlier dispatch's outputs agree: the difference arises outside the "
-                           "dispatches, between the previous dispatch and this one",
-                           [a for _, a in x.inputs], [a for _, a in y.inputs])
+            return Finding(
+                "a-vs-b",
+                y,
+                ins,
+                f"the inputs ({bad}) of dispatch call {y.ordinal} ({y.dispatch}) differ "
+                "though every earlier dispatch's outputs agree: the difference arises outside the "
+                "dispatches, between the previous dispatch and this one",
+                [a for _, a in x.inputs],
+                [a for _, a in y.inputs],
+            )
         outs = e2e.compare([a for _, a in y.outputs], [a for _, a in x.outputs], rtol, atol)
         if not all(d.same for d in outs):
             bad = ", ".join(str(d.index) for d in outs if not d.same)
-            return Finding("a-vs-b", y, outs, f"dispatch call {y.ordinal} ({y.dispatch}): same inputs, "
-                           f"different outputs ({bad})", [a for _, a in x.outputs], [a for _, a in y.outputs])
+            return Finding(
+                "a-vs-b",
+                y,
+                outs,
+                f"dispatch call {y.ordinal} ({y.dispatch}): same inputs, different outputs ({bad})",
+                [a for _, a in x.outputs],
+                [a for _, a in y.outputs],
+            )
     if len(ra) != len(rb):
         raise OptPyError(f"A ran {len(ra)} dispatch calls and B {len(rb)}: a per-dispatch comparison needs the same")
     res = e2e.compare(tb.results, ta.results, rtol, atol)
     if not all(d.same for d in res):
-        return Finding("a-vs-b", None, res, "every dispatch agrees but the function's results differ: the "
-                       "difference arises after the last dispatch", ta.results, tb.results)
+        return Finding(
+            "a-vs-b",
+            None,
+            res,
+            "every dispatch agrees but the function's results differ: the difference arises after the last dispatch",
+            ta.results,
+            tb.results,
+        )
     return None
 
 
@@ -457,11 +492,17 @@ def check_consistency(labels: Labels, trace: Trace, inputs) -> Finding | None:
         diff = e2e.compare([arr], [ref], 0.0, 0.0)[0]
         diff.index = index
         name = labels.names.get(r, "?")
-        return Finding("consistency", producer, [diff],
-                       f"value {name}, {made}, changed before it reached {where}: {diff.mismatched} of "
-                       f"{diff.total} elements differ (max abs {diff.max_abs:.3g}). What was produced did not "
-                       "survive to its consumer: an aliasing or allocation bug, or a later dispatch writing "
-                       "over it", [ref], [arr])
+        return Finding(
+            "consistency",
+            producer,
+            [diff],
+            f"value {name}, {made}, changed before it reached {where}: {diff.mismatched} of "
+            f"{diff.total} elements differ (max abs {diff.max_abs:.3g}). What was produced did not "
+            "survive to its consumer: an aliasing or allocation bug, or a later dispatch writing "
+            "over it",
+            [ref],
+            [arr],
+        )
 
     for c in ran:
         for j, (v, arr) in enumerate(c.inputs):
@@ -494,8 +535,9 @@ def reproducer(labels: Labels, ran: Ran, shapes: dict[int, tuple]) -> tuple[str,
 
     def scalar(ref, what) -> str:
         if ref is None:
-            raise OptPyError(f"cannot cut dispatch {ran.dispatch} out: the value of its {what} is not known "
-                             "from the traces")
+            raise OptPyError(
+                f"cannot cut dispatch {ran.dispatch} out: the value of its {what} is not known from the traces"
+            )
         if ref[0] == "const":
             text = ref[1]
         else:
@@ -519,7 +561,7 @@ def reproducer(labels: Labels, ran: Ran, shapes: dict[int, tuple]) -> tuple[str,
             operand_types.append(o[2])
     work = [scalar(w, "workload") for w in call.workload]
     res_text, res_types = [], []
-    for vid_, t, tie, dims in call.results:
+    for _vid, t, tie, dims in call.results:
         dims = [scalar(d, "result shape") for d in dims]
         shape = f"{{{', '.join(dims)}}}" if dims else ""
         res_text.append((operands[tie] if tie >= 0 else t) + shape)
@@ -531,7 +573,8 @@ def reproducer(labels: Labels, ran: Ran, shapes: dict[int, tuple]) -> tuple[str,
     text = (
         f"// dispatch call {ran.ordinal} ({ran.dispatch}) alone, cut out by opt-py compare --per-dispatch\n"
         "module {\n"
-        + "\n".join("  " + line for line in labels.executables[call.executable].splitlines()) + "\n"
+        + "\n".join("  " + line for line in labels.executables[call.executable].splitlines())
+        + "\n"
         + f"  func.func @main({', '.join(f'{a}: {t}' for a, t in zip(args, arg_types))}) -> "
         + f"({', '.join(res_types)}) {{\n{defs}"
         + f"    {results} = flow.dispatch {call.entry}[{', '.join(work)}]({', '.join(operands)}) : "
@@ -560,8 +603,9 @@ def run_alone(labels: Labels, trace: Trace, ran: Ran, build: Build, path_dir: st
     path = os.path.join(path_dir, "dispatch.mlir")
     with open(path, "w") as f:
         f.write(text)
-    vmfb = e2e.compile_program(path, build.target, inject=build.inject, inject_codegen=build.inject_codegen,
-                               extra_flags=build.flags)
+    vmfb = e2e.compile_program(
+        path, build.target, inject=build.inject, inject_codegen=build.inject_codegen, extra_flags=build.flags
+    )
     return path, inputs, e2e.run_cli(vmfb, build.target, "main", inputs, len(labels.calls[ran.call].results))
 
 
@@ -581,8 +625,9 @@ def _describe(ran: Ran, total: int) -> str:
     return f"call {ran.ordinal} of {total}, {ran.dispatch}"
 
 
-def hunt(path: str, function: str, inputs, a: Build, b: Build, *, rtol=None, atol=None,
-         save: str | None = None) -> Hunt:
+def hunt(
+    path: str, function: str, inputs, a: Build, b: Build, *, rtol=None, atol=None, save: str | None = None
+) -> Hunt:
     """Compile ``path`` as A and B with traces, run both on ``inputs`` and find the first wrong dispatch.
 
     When A and B are the same build, only the consistency check can judge.
@@ -594,11 +639,18 @@ def hunt(path: str, function: str, inputs, a: Build, b: Build, *, rtol=None, ato
     ta = run_traced(vmfb_a, a.target, function, inputs)
     ra = calls_as_ran(la, ta)
     lines = [f"A: {len(ra)} dispatch calls traced"]
-    untraced = e2e.run_cli(e2e.compile_program(path, a.target, inject=a.inject, inject_codegen=a.inject_codegen,
-                                               extra_flags=a.flags), a.target, function, inputs, len(ta.results))
+    untraced = e2e.run_cli(
+        e2e.compile_program(path, a.target, inject=a.inject, inject_codegen=a.inject_codegen, extra_flags=a.flags),
+        a.target,
+        function,
+        inputs,
+        len(ta.results),
+    )
     if not all(d.same for d in e2e.compare(untraced, ta.results, 0.0, 0.0)):
-        lines.append("note: tracing changes A's results (the traced program allocates differently); "
-                     "the report is about the traced program")
+        lines.append(
+            "note: tracing changes A's results (the traced program allocates differently); "
+            "the report is about the traced program"
+        )
     labels, trace = la, ta
     if single:
         lines.append("A and B are the same build: checking that every value reaches its consumers unchanged")
@@ -624,8 +676,13 @@ def hunt(path: str, function: str, inputs, a: Build, b: Build, *, rtol=None, ato
     head = "first differing dispatch" if finding.how == "a-vs-b" else "first wrong dispatch"
     lines.append(f"{head}: {_describe(finding.ran, total)}" if finding.ran else f"{head}: none (see below)")
     lines.append(finding.message)
-    lines.append(e2e.format_report(finding.outputs, "B" if finding.how == "a-vs-b" else "consumer",
-                                   "A" if finding.how == "a-vs-b" else "producer"))
+    lines.append(
+        e2e.format_report(
+            finding.outputs,
+            "B" if finding.how == "a-vs-b" else "consumer",
+            "A" if finding.how == "a-vs-b" else "producer",
+        )
+    )
     if finding.ran is None:
         return Hunt(lines, finding)
     # The blamed call alone: the reproducer, run on its traced inputs (A's traced inputs in A-vs-B).
@@ -642,20 +699,34 @@ def hunt(path: str, function: str, inputs, a: Build, b: Build, *, rtol=None, ato
         if finding.how == "a-vs-b":
             alone_b = run_alone(ref_labels, ref_trace, ref_ran, b, tmp)[2]
             same = all(d.same for d in e2e.compare(alone_b, alone_a, rtol, atol))
-            lines.append("alone, on A's traced inputs, the dispatch "
-                         + ("gives the same outputs in A and B: the difference needs the whole program"
-                            if same else "still differs between A and B: the reproducer reproduces"))
+            lines.append(
+                "alone, on A's traced inputs, the dispatch "
+                + (
+                    "gives the same outputs in A and B: the difference needs the whole program"
+                    if same
+                    else "still differs between A and B: the reproducer reproduces"
+                )
+            )
         else:
             same = all(_same_bits(x, y) for x, y in zip(alone_a, expected))
-            lines.append("alone, on its traced inputs, the dispatch computes "
-                         + ("exactly its traced outputs: its code is right; its result was lost afterwards"
-                            if same else "other outputs than it traced in the program"))
+            lines.append(
+                "alone, on its traced inputs, the dispatch computes "
+                + (
+                    "exactly its traced outputs: its code is right; its result was lost afterwards"
+                    if same
+                    else "other outputs than it traced in the program"
+                )
+            )
         if save:
             with open(program) as f:
                 files = _save(save, f.read(), alone_in, expected, finding.observed)
             lines.append(f"saved in {save}: {', '.join(files)}")
-            rerun = [os.path.join(save, "dispatch.mlir"), "--function", "main",
-                     *[f"--input=@{os.path.join(save, f'input{i}.npy')}" for i in range(len(alone_in))]]
+            rerun = [
+                os.path.join(save, "dispatch.mlir"),
+                "--function",
+                "main",
+                *[f"--input=@{os.path.join(save, f'input{i}.npy')}" for i in range(len(alone_in))],
+            ]
     return Hunt(lines, finding, rerun)
 
 

@@ -22,9 +22,19 @@ from ..run.diagnostics import Collector, from_console, render
 
 # iree-compile's phases, in order (--compile-to / --compile-from names).
 PHASES = (
-    "input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow",
-    "stream", "executable-sources", "executable-configurations", "executable-targets",
-    "hal", "vm", "end",
+    "input",
+    "abi",
+    "preprocessing",
+    "global-optimization",
+    "dispatch-creation",
+    "flow",
+    "stream",
+    "executable-sources",
+    "executable-configurations",
+    "executable-targets",
+    "hal",
+    "vm",
+    "end",
 )
 
 
@@ -34,7 +44,7 @@ class Injection:
     pipeline: str
 
     @classmethod
-    def parse(cls, spec: str) -> "Injection":
+    def parse(cls, spec: str) -> Injection:
         phase, sep, pipeline = spec.partition(":")
         phase = phase.strip()
         if not sep or not pipeline.strip():
@@ -43,13 +53,12 @@ class Injection:
             import difflib
 
             if phase == "end":
-                raise CompileError("--inject cannot run at phase 'end': nothing comes after it "
-                                   f"(phases: {', '.join(PHASES[:-1])})")
+                raise CompileError(
+                    f"--inject cannot run at phase 'end': nothing comes after it (phases: {', '.join(PHASES[:-1])})"
+                )
             close = difflib.get_close_matches(phase, PHASES[:-1], n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise CompileError(
-                f"unknown phase '{phase}' in --inject{hint} (phases: {', '.join(PHASES[:-1])})"
-            )
+            raise CompileError(f"unknown phase '{phase}' in --inject{hint} (phases: {', '.join(PHASES[:-1])})")
         return cls(phase, pipeline.strip())
 
 
@@ -137,7 +146,6 @@ def compile_with_injections(
 
     from ..pipeline.plan import plan_pipeline
     from ..run.engine import OptOptions, RunHooks, run_plan
-
 
     opts = opt_options or OptOptions()
     end = compile_to or "end"
@@ -230,23 +238,27 @@ def compile_with_injections(
 
                 with ctx, ir.Location.unknown():
                     if list_codegen:
-                        return CompileResult(True, (codegen.list_codegen_passes(module, iree_flags) + "\n").encode(),
-                                             messages + report())
+                        return CompileResult(
+                            True, (codegen.list_codegen_passes(module, iree_flags) + "\n").encode(), messages + report()
+                        )
                     tag = f"{dump_index:02d}-codegen"
                     dump_index += 1
                     if dump_dir:
                         _dump(dump_dir, f"{tag}-before.mlir", module)
                     try:
                         reached = codegen.inject_into_codegen(
-                            module, iree_flags, list(codegen_injections), run_text, messages.append)
+                            module, iree_flags, list(codegen_injections), run_text, messages.append
+                        )
                     except codegen.CodegenError as e:
                         return fail(f"opt-py: error: {e}")
                     if not reached:
-                        messages.append("opt-py: warning: no dispatch function's codegen pipeline has the "
-                                        "--inject-codegen insertion point(s); see --list-codegen-passes")
+                        messages.append(
+                            "opt-py: warning: no dispatch function's codegen pipeline has the "
+                            "--inject-codegen insertion point(s); see --list-codegen-passes"
+                        )
                     if dump_dir:
                         _dump(dump_dir, f"{tag}-after.mlir", module)
-            _in_iree(collector, messages, sources, lambda: inv.import_module(module))
+            _in_iree(collector, messages, sources, lambda module=module: inv.import_module(module))
             previous = phase
         if previous is not None:
             lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, previous.encode())

@@ -10,8 +10,10 @@ from ..patterns.attention_add_zero_mask import add_zero_mask
 class AttentionAddZeroMask(PatternPass):
     name = "attention-add-zero-mask"
     anchor = "any"
-    summary = ("Give an iree_linalg_ext.attention without a mask over a dynamic key length a mask of zeros "
-               "(IREE's GPU code pads the keys and masks the padding only through a mask)")
+    summary = (
+        "Give an iree_linalg_ext.attention without a mask over a dynamic key length a mask of zeros "
+        "(IREE's GPU code pads the keys and masks the padding only through a mask)"
+    )
 
     def patterns(self):
         return [add_zero_mask]

@@ -15,8 +15,10 @@ from ..patterns.clone_splat_dispatch_per_tied_use import clone_splat_dispatches_
 class CloneSplatDispatchPerTiedUse(Pass):
     name = "clone-splat-dispatch-per-tied-use"
     anchor = "builtin.module"  # it copies executables: the module holding them
-    summary = ("Give each in-place (tied) use of a dispatch that consumes no tensor its own copy of the "
-               "dispatch and of its executable, so stream's CSE cannot merge the copies copy-on-write needs")
+    summary = (
+        "Give each in-place (tied) use of a dispatch that consumes no tensor its own copy of the "
+        "dispatch and of its executable, so stream's CSE cannot merge the copies copy-on-write needs"
+    )
 
     def run(self, op, ctx):
         n = clone_splat_dispatches_per_tied_use(op.operation if hasattr(op, "operation") else op)

@@ -15,8 +15,10 @@ from ..patterns.copy_shared_tied_operand import copy_shared_tied_operands
 class CopySharedTiedOperand(Pass):
     name = "copy-shared-tied-operand"
     anchor = "builtin.module"  # it copies executables: the module holding them
-    summary = ("Give each in-place (tied) dispatch operand whose value has other uses its own copy, made by a "
-               "dispatch of its own executable, so stream cannot share, elide or reorder the copy")
+    summary = (
+        "Give each in-place (tied) dispatch operand whose value has other uses its own copy, made by a "
+        "dispatch of its own executable, so stream cannot share, elide or reorder the copy"
+    )
 
     def run(self, op, ctx):
         n = copy_shared_tied_operands(op.operation if hasattr(op, "operation") else op)

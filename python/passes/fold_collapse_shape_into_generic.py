@@ -10,8 +10,10 @@ from ..patterns.fold_collapse_shape_into_generic import fold_collapse_shape_into
 class FoldCollapseShapeIntoGeneric(PatternPass):
     name = "fold-collapse-shape-into-generic"
     anchor = "any"
-    summary = ("Fold tensor.collapse_shape of a linalg.generic result (and tensor.expand_shape of a generic "
-               "input) into the generic by collapsing its iteration space")
+    summary = (
+        "Fold tensor.collapse_shape of a linalg.generic result (and tensor.expand_shape of a generic "
+        "input) into the generic by collapsing its iteration space"
+    )
     expand: bool = option(True, "also fold tensor.expand_shape feeding a generic input")
     partial: bool = option(True, "fold the groups that qualify when others do not (a smaller reshape stays)")
 

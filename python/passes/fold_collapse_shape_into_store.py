@@ -3,16 +3,21 @@
 from dataclasses import dataclass
 
 from ..authoring import PatternPass, option
-from ..patterns.fold_collapse_shape_into_store import (copy_unfoldable_collapse_before_store, fold_collapse_shape_into_store,
-                                          fold_expand_shape_into_load)
+from ..patterns.fold_collapse_shape_into_store import (
+    copy_unfoldable_collapse_before_store,
+    fold_collapse_shape_into_store,
+    fold_expand_shape_into_load,
+)
 
 
 @dataclass(frozen=True)
 class FoldCollapseShapeIntoStore(PatternPass):
     name = "fold-collapse-shape-into-store"
     anchor = "any"
-    summary = ("Fold tensor.collapse_shape into the dispatch.tensor.store that writes it (and expand_shape "
-               "of a whole-binding load into the load) by retyping the binding")
+    summary = (
+        "Fold tensor.collapse_shape into the dispatch.tensor.store that writes it (and expand_shape "
+        "of a whole-binding load into the load) by retyping the binding"
+    )
     loads: bool = option(True, "also fold expand_shape of a whole-binding dispatch.tensor.load")
     guard: bool = option(True, "copy a collapse whose fold cannot be proven, hiding it from IREE's C++ fold")
 

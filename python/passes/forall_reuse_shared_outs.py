@@ -10,8 +10,10 @@ from ..patterns.forall_reuse_shared_outs import reuse_shared_out_for_empty
 class ForallReuseSharedOuts(PatternPass):
     name = "forall-reuse-shared-outs"
     anchor = "any"
-    summary = ("Inside scf.forall, replace a tensor.empty destination whose tile is written back with "
-               "tensor.parallel_insert_slice by an extract_slice of the shared_out (no allocation per tile)")
+    summary = (
+        "Inside scf.forall, replace a tensor.empty destination whose tile is written back with "
+        "tensor.parallel_insert_slice by an extract_slice of the shared_out (no allocation per tile)"
+    )
 
     def patterns(self):
         return [reuse_shared_out_for_empty]

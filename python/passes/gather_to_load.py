@@ -10,8 +10,10 @@ from ..patterns.gather_to_load import gather_to_load
 class GatherToLoad(PatternPass):
     name = "gather-to-load"
     anchor = "any"
-    summary = ("Turn vector.gather with contiguous indices ([k, k+1, ...], step + broadcast) into "
-               "vector.load / vector.maskedload")
+    summary = (
+        "Turn vector.gather with contiguous indices ([k, k+1, ...], step + broadcast) into "
+        "vector.load / vector.maskedload"
+    )
 
     def patterns(self):
         return [gather_to_load]

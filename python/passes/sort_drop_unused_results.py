@@ -10,8 +10,10 @@ from ..patterns.sort_drop_unused_results import copy_read_only_sort_operand, dro
 class SortDropUnusedResults(PatternPass):
     name = "sort-drop-unused-results"
     anchor = "any"
-    summary = ("Drop iree_linalg_ext.sort results that are unused and unread by the comparator; "
-               "give unused but compared read-only inputs a working copy")
+    summary = (
+        "Drop iree_linalg_ext.sort results that are unused and unread by the comparator; "
+        "give unused but compared read-only inputs a working copy"
+    )
     copy_read_only: bool = option(True, "give an unused, comparator-read, read-only operand a working copy")
 
     def patterns(self):

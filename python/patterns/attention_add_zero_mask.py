@@ -26,7 +26,6 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
 from ..authoring import pattern
-
 from .ir_utils import index_constant
 
 _NO_MASK_OPERANDS = 5  # query, key, value, scale, output
@@ -62,8 +61,13 @@ def add_zero_mask(op, rewriter):
     with rewriter.ip, op.location:
         sizes = [tensor.dim(key, index_constant(i)) if kt.is_dynamic_dim(i) else kt.get_dim_size(i) for i in at]
         mask = linalg.fill(arith.constant(score, 0.0), outs=[tensor.empty(sizes, score)])
-        new = ir.Operation.create("iree_linalg_ext.attention", results=[op.results[0].type],
-                                  operands=[*op.operands[:4], mask, op.operands[4]], attributes=attrs, regions=1)
+        new = ir.Operation.create(
+            "iree_linalg_ext.attention",
+            results=[op.results[0].type],
+            operands=[*op.operands[:4], mask, op.operands[4]],
+            attributes=attrs,
+            regions=1,
+        )
     op.regions[0].blocks[0].append_to(new.regions[0])
     rewriter.replace_op(op, new)
     return True

@@ -85,7 +85,7 @@ def _segments(op) -> list[int]:
 def dispatch_arguments(op) -> list:
     """The ``arguments`` segment of a flow.dispatch (workload, arguments, argument_dims, result_dims)."""
     seg = _segments(op)
-    return list(op.operands)[seg[0]:seg[0] + seg[1]]
+    return list(op.operands)[seg[0] : seg[0] + seg[1]]
 
 
 def _tied_arguments(op) -> set[int]:
@@ -146,8 +146,11 @@ def _symbol(attr) -> tuple[str, str]:
 
 
 def executables(module) -> dict[str, object]:
-    return {ir.StringAttr(o.attributes["sym_name"]).value: _op(o) for o in _body(module).operations
-            if _op(o).name == "flow.executable"}
+    return {
+        ir.StringAttr(o.attributes["sym_name"]).value: _op(o)
+        for o in _body(module).operations
+        if _op(o).name == "flow.executable"
+    }
 
 
 def groups(module) -> list[list]:
@@ -159,7 +162,7 @@ def groups(module) -> list[list]:
             continue
         by_callee: dict[str, list] = {}
 
-        def collect(op):
+        def collect(op, by_callee=by_callee):
             op = _op(op)
             if op.name == "flow.dispatch" and splat_like(op) is None:
                 by_callee.setdefault(str(op.attributes["entry_points"]), []).append(op)
@@ -242,8 +245,9 @@ def copy_for_use(use: Use, exe, taken: set[str]):
 def clone_splat_dispatches_per_tied_use(module) -> int:
     """The rewrite on a module; returns the number of uses given a copy."""
     exes = executables(module)
-    taken = {ir.StringAttr(o.attributes["sym_name"]).value for o in _body(module).operations
-             if "sym_name" in o.attributes}
+    taken = {
+        ir.StringAttr(o.attributes["sym_name"]).value for o in _body(module).operations if "sym_name" in o.attributes
+    }
     plan = []
     for group in groups(module):
         exe_name, _ = _symbol(ir.ArrayAttr(group[0].attributes["entry_points"])[0])

@@ -107,8 +107,12 @@ def leaf_uses(value) -> int:
 
 
 # Uses of a buffer view that read its shape, never its contents.
-_METADATA = ("hal.buffer_view.dim", "hal.buffer_view.rank", "hal.buffer_view.element_type",
-             "hal.buffer_view.encoding_type")
+_METADATA = (
+    "hal.buffer_view.dim",
+    "hal.buffer_view.rank",
+    "hal.buffer_view.element_type",
+    "hal.buffer_view.encoding_type",
+)
 
 
 def shared(value) -> str | None:
@@ -125,8 +129,9 @@ def shared(value) -> str | None:
         return None
     if leaf_uses(root) > 1:
         return "the value has other uses"
-    if d.name == "hal.tensor.import" and any(_op(u.owner).name not in _METADATA for u in d.operands[0].uses
-                                             if _op(u.owner) != d):
+    if d.name == "hal.tensor.import" and any(
+        _op(u.owner).name not in _METADATA for u in d.operands[0].uses if _op(u.owner) != d
+    ):
         return "the value is an imported buffer view that has other uses"
     return None
 
@@ -155,10 +160,10 @@ class Site:
 def argument_dims(dispatch, k: int) -> list:
     """The dynamic dims of dispatch argument ``k`` (its slice of the ``argument_dims`` segment)."""
     seg = operand_segments(dispatch)
-    args = list(dispatch.operands)[seg[0]:seg[0] + seg[1]]
-    dims = list(dispatch.operands)[seg[0] + seg[1]:seg[0] + seg[1] + seg[2]]
+    args = list(dispatch.operands)[seg[0] : seg[0] + seg[1]]
+    dims = list(dispatch.operands)[seg[0] + seg[1] : seg[0] + seg[1] + seg[2]]
     start = sum(_dynamic_dims(a.type) for a in args[:k] if isinstance(a.type, ir.ShapedType))
-    return dims[start:start + _dynamic_dims(args[k].type)]
+    return dims[start : start + _dynamic_dims(args[k].type)]
 
 
 def sites(module) -> list[Site]:
@@ -210,40 +215,48 @@ def copy_executable(name: str, ty) -> str:
     wo = f"!iree_tensor_ext.dispatch.tensor<writeonly:{t}>"
     dims = ", ".join(f"%d{i}" for i in range(n))
     shaped = f"{{{dims}}}" if n else ""
-    where = (f"offsets = [{', '.join(['0'] * rank)}], sizes = [{', '.join(_sizes(shape))}], "
-             f"strides = [{', '.join(['1'] * rank)}]")
+    where = (
+        f"offsets = [{', '.join(['0'] * rank)}], sizes = [{', '.join(_sizes(shape))}], "
+        f"strides = [{', '.join(['1'] * rank)}]"
+    )
     ids = ", ".join(f"i{i}" for i in range(rank))
     identity = f"affine_map<({ids}) -> ({ids})>"
     parallel = ", ".join(['"parallel"'] * rank)
     body = [f"%d{i} = iree_tensor_ext.dispatch.workload.ordinal %a{i}, {i} : index" for i in range(n)]
     if n:
-        body += [f"%in = flow.dispatch.tie_shape %src : {ro}{shaped}",
-                 f"%out = flow.dispatch.tie_shape %dst : {wo}{shaped}"]
+        body += [
+            f"%in = flow.dispatch.tie_shape %src : {ro}{shaped}",
+            f"%out = flow.dispatch.tie_shape %dst : {wo}{shaped}",
+        ]
     src, dst = ("%in", "%out") if n else ("%src", "%dst")
-    body += [f"%t = iree_tensor_ext.dispatch.tensor.load {src}, {where} : {ro}{shaped} -> {t}",
-             f"%e = tensor.empty({dims}) : {t}",
-             f"%c = linalg.generic {{indexing_maps = [{identity}, {identity}], iterator_types = [{parallel}]}} "
-             f"ins(%t : {t}) outs(%e : {t}) {{",
-             f"^bb0(%x: {elem}, %y: {elem}):",
-             f"  linalg.yield %x : {elem}",
-             f"}} -> {t}",
-             f"iree_tensor_ext.dispatch.tensor.store %c, {dst}, {where} : {t} -> {wo}{shaped}",
-             "return"]
+    body += [
+        f"%t = iree_tensor_ext.dispatch.tensor.load {src}, {where} : {ro}{shaped} -> {t}",
+        f"%e = tensor.empty({dims}) : {t}",
+        f"%c = linalg.generic {{indexing_maps = [{identity}, {identity}], iterator_types = [{parallel}]}} "
+        f"ins(%t : {t}) outs(%e : {t}) {{",
+        f"^bb0(%x: {elem}, %y: {elem}):",
+        f"  linalg.yield %x : {elem}",
+        f"}} -> {t}",
+        f"iree_tensor_ext.dispatch.tensor.store %c, {dst}, {where} : {t} -> {wo}{shaped}",
+        "return",
+    ]
     workload = ", ".join(f"%w{i}" for i in range(n))
-    return "\n".join([
-        f"flow.executable private @{name} {{",
-        f"  flow.executable.export public @{name} workgroups({', '.join(f'%w{i}: index' for i in range(n))})"
-        " -> (index, index, index) {",
-        f"    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice({workload})",
-        "    flow.return %x, %y, %z : index, index, index",
-        "  }",
-        "  builtin.module {",
-        f"    func.func @{name}(%src: {ro}{''.join(f', %a{i}: index' for i in range(n))}, %dst: {wo}) {{",
-        *(f"      {b}" for b in body),
-        "    }",
-        "  }",
-        "}",
-    ])
+    return "\n".join(
+        [
+            f"flow.executable private @{name} {{",
+            f"  flow.executable.export public @{name} workgroups({', '.join(f'%w{i}: index' for i in range(n))})"
+            " -> (index, index, index) {",
+            f"    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice({workload})",
+            "    flow.return %x, %y, %z : index, index, index",
+            "  }",
+            "  builtin.module {",
+            f"    func.func @{name}(%src: {ro}{''.join(f', %a{i}: index' for i in range(n))}, %dst: {wo}) {{",
+            *(f"      {b}" for b in body),
+            "    }",
+            "  }",
+            "}",
+        ]
+    )
 
 
 def copy_before(site: Site, name: str, anchor) -> None:
@@ -256,21 +269,26 @@ def copy_before(site: Site, name: str, anchor) -> None:
         _op(o).move_before(anchor)
     n = len(site.dims)
     copy = ir.Operation.create(
-        "flow.dispatch", results=[value.type], operands=[*site.dims, value, *site.dims, *site.dims, *site.dims],
+        "flow.dispatch",
+        results=[value.type],
+        operands=[*site.dims, value, *site.dims, *site.dims, *site.dims],
         attributes={
             "entry_points": ir.ArrayAttr.get([ir.SymbolRefAttr.get([name, name])]),
             "operandSegmentSizes": ir.DenseI32ArrayAttr.get([n, 1 + n, n, n]),
             "tied_operands": ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IndexType.get(), -1)]),
         },
-        loc=user.location, ip=ir.InsertionPoint(user))
+        loc=user.location,
+        ip=ir.InsertionPoint(user),
+    )
     user.operands[site.operand] = copy.results[0]
 
 
 def copy_shared_tied_operands(module) -> int:
     """The rewrite on a module; returns the number of operands given a copy."""
     body = _op(module).regions[0].blocks[0]
-    taken = {ir.StringAttr(_op(o).attributes["sym_name"]).value for o in body.operations
-             if "sym_name" in _op(o).attributes}
+    taken = {
+        ir.StringAttr(_op(o).attributes["sym_name"]).value for o in body.operations if "sym_name" in _op(o).attributes
+    }
     plan = sites(module)  # all decisions first, then the edits
     for site in plan:
         anchor = site.user

@@ -88,8 +88,8 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
 from ..authoring import pattern
-
-from .ir_utils import defining_op as _op, DYNAMIC, has_uses, index_constant, operand_segments, reassociation, shape
+from .ir_utils import DYNAMIC, has_uses, index_constant, operand_segments, reassociation, shape
+from .ir_utils import defining_op as _op
 
 _KNOWN_ATTRS = {"indexing_maps", "iterator_types", "operandSegmentSizes"}
 _PARALLEL = "#linalg.iterator_type<parallel>"
@@ -200,7 +200,7 @@ def _group_problem(g: _Generic, loops: list[int], taken: set[int]):
         if not present:
             continue
         start = present[0]
-        if dims[start:start + len(loops)] != loops or len(present) != len(loops):
+        if dims[start : start + len(loops)] != loops or len(present) != len(loops):
             return f"loops {loops} are not preserved (contiguous, same order) in the map of operand #{k}"
     return None
 
@@ -266,10 +266,12 @@ def _iterator_attr(g: _Generic, plan: _Plan):
 
 
 def _maps_attr(plan: _Plan):
-    return ir.ArrayAttr.get([
-        ir.AffineMapAttr.get(ir.AffineMap.get(plan.n_new, 0, [ir.AffineDimExpr.get(d) for d in dims]))
-        for dims in plan.new_maps
-    ])
+    return ir.ArrayAttr.get(
+        [
+            ir.AffineMapAttr.get(ir.AffineMap.get(plan.n_new, 0, [ir.AffineDimExpr.get(d) for d in dims]))
+            for dims in plan.new_maps
+        ]
+    )
 
 
 def _index_users(block):
@@ -284,7 +286,7 @@ def _needs_extents(g: _Generic, plan: _Plan) -> set[int]:
         gi = plan.member.get(d)
         if gi is not None:
             loops = plan.groups[gi]
-            need |= set(loops[loops.index(d) + 1:])
+            need |= set(loops[loops.index(d) + 1 :])
             if loops.index(d) != 0:
                 need.add(d)
     return need
@@ -335,14 +337,15 @@ def _rewrite_indices(block, plan: _Plan, extents, rewriter):
     for old in _index_users(block):
         d = ir.IntegerAttr(old.attributes["dim"]).value
         with ir.InsertionPoint(old), old.location:
-            new = ir.Operation.create("linalg.index", results=[index],
-                                      attributes={"dim": ir.IntegerAttr.get(i64, plan.loop_map[d])}).result
+            new = ir.Operation.create(
+                "linalg.index", results=[index], attributes={"dim": ir.IntegerAttr.get(i64, plan.loop_map[d])}
+            ).result
             gi = plan.member.get(d)
             if gi is not None:
                 loops = plan.groups[gi]
                 pos = loops.index(d)
                 # row-major: l_pos = (j / prod(n(l_pos+1..))) mod n(l_pos)
-                for inner in loops[pos + 1:]:
+                for inner in loops[pos + 1 :]:
                     new = arith.divui(new, extents[inner])
                 if pos != 0:
                     new = arith.remui(new, extents[d])
@@ -369,8 +372,8 @@ def _result_sizes(init):
 
 def _build(g: _Generic, plan: _Plan, new_operands, rewriter, extents):
     """The collapsed generic (its body moved from the old one); returns it."""
-    ins = new_operands[:g.n_ins]
-    outs = new_operands[g.n_ins:]
+    ins = new_operands[: g.n_ins]
+    outs = new_operands[g.n_ins :]
     new = linalg.GenericOp([v.type for v in outs], ins, outs, _maps_attr(plan), _iterator_attr(g, plan))
     block = g.op.regions[0].blocks[0]
     block.append_to(new.operation.regions[0])

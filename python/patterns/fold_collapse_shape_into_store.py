@@ -54,12 +54,13 @@ from iree.compiler import ir
 from iree.compiler.dialects import affine, arith, linalg, tensor
 
 from ..authoring import pattern
-
-from .ir_utils import constant_int, defined_before, defining_op as _op, DYNAMIC, operand_segments, reassociation, same_mixed, shape
+from .ir_utils import DYNAMIC, constant_int, defined_before, operand_segments, reassociation, same_mixed, shape
+from .ir_utils import defining_op as _op
 
 # A dispatch tensor of a plain ranked tensor: access, "AxBx..." dims, element type.
 _DISPATCH_TENSOR = re.compile(
-    r"^!iree_tensor_ext\.dispatch\.tensor<(readonly|writeonly|readwrite):tensor<((?:(?:\d+|\?)x)*)([^,<>x]+)>>$")
+    r"^!iree_tensor_ext\.dispatch\.tensor<(readonly|writeonly|readwrite):tensor<((?:(?:\d+|\?)x)*)([^,<>x]+)>>$"
+)
 SUBSPAN = "hal.interface.binding.subspan"
 STORE = "iree_tensor_ext.dispatch.tensor.store"
 LOAD = "iree_tensor_ext.dispatch.tensor.load"
@@ -80,7 +81,7 @@ def _groups(op, segments):
     """Operands split by segment sizes."""
     operands, out, at = list(op.operands), [], 0
     for n in segments:
-        out.append(operands[at:at + n])
+        out.append(operands[at : at + n])
         at += n
     return out
 
@@ -115,8 +116,9 @@ def _binding_of_type(t):
 @functools.lru_cache(maxsize=256)
 def _dispatch_tensor_type(access, shape, element_type):
     dims = "".join("?x" if d == DYNAMIC else f"{d}x" for d in shape)
-    return ir.Type.parse(f"!iree_tensor_ext.dispatch.tensor<{access}:tensor<{dims}{element_type}>>",
-                         element_type.context)
+    return ir.Type.parse(
+        f"!iree_tensor_ext.dispatch.tensor<{access}:tensor<{dims}{element_type}>>", element_type.context
+    )
 
 
 def _binding_shape(subspan, static_shape):
@@ -131,7 +133,7 @@ def _slice(op, first_dynamic_segment):
     static = [_static(op, "static_offsets"), _static(op, "static_sizes"), _static(op, "static_strides")]
     if not any(DYNAMIC in s for s in static):
         return static
-    groups = _groups(op, operand_segments(op))[first_dynamic_segment:first_dynamic_segment + 3]
+    groups = _groups(op, operand_segments(op))[first_dynamic_segment : first_dynamic_segment + 3]
     return [_mixed(s, d) for s, d in zip(static, groups)]
 
 
@@ -180,8 +182,7 @@ def _kept_dims(sizes, value_shape):
     match a rank reduction of the value (the dropped dims have size 1)."""
     kept, j = [], 0
     for k, size in enumerate(sizes):
-        if j < len(value_shape) and (size == value_shape[j] if isinstance(size, int)
-                                     else value_shape[j] == DYNAMIC):
+        if j < len(value_shape) and (size == value_shape[j] if isinstance(size, int) else value_shape[j] == DYNAMIC):
             kept.append(k)
             j += 1
         elif size != 1:
@@ -236,15 +237,19 @@ def _new_subspan(subspan, access, shape, element_type):
     byte_offset, _ = _groups(subspan, operand_segments(subspan))
     attrs = {name: subspan.attributes[name] for name in subspan.attributes}
     attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([len(byte_offset), len(dynamic)])
-    new = ir.Operation.create(SUBSPAN, results=[result], operands=[*byte_offset, *dynamic], attributes=attrs,
-                              loc=subspan.location)
+    new = ir.Operation.create(
+        SUBSPAN, results=[result], operands=[*byte_offset, *dynamic], attributes=attrs, loc=subspan.location
+    )
     return new.results[0], dynamic
 
 
 def _slice_operands(offsets, sizes, strides):
     (so, do), (sz, dz), (st, dt) = _split(offsets), _split(sizes), _split(strides)
-    attrs = {"static_offsets": ir.DenseI64ArrayAttr.get(so), "static_sizes": ir.DenseI64ArrayAttr.get(sz),
-             "static_strides": ir.DenseI64ArrayAttr.get(st)}
+    attrs = {
+        "static_offsets": ir.DenseI64ArrayAttr.get(so),
+        "static_sizes": ir.DenseI64ArrayAttr.get(sz),
+        "static_strides": ir.DenseI64ArrayAttr.get(st),
+    }
     return [do, dz, dt], attrs
 
 
@@ -276,14 +281,19 @@ def _expand_store_dim(k, group, src_shape, binding, offset, size, stride):
     if not same_mixed(offset, 0) and not (inner_static and _multiple_of(offset, inner)):
         return "the store's offset on a collapsed dim is not provably a multiple of the inner extent"
     outer_strides_matter = any(not same_mixed(b, 1) for b in binding[:k])
-    if outer_strides_matter and not full and not (
-            inner_static and isinstance(binding[k], int) and binding[k] % inner == 0):
+    if (
+        outer_strides_matter
+        and not full
+        and not (inner_static and isinstance(binding[k], int) and binding[k] % inner == 0)
+    ):
         return "the binding extent of a collapsed dim is not provably a multiple of the inner extent"
 
     if not full and not inner_static:
         # The new outer extent would be Bk floordiv (the group's inner
         # product), which is a division by zero when a dynamic dim is 0.
-        return "the binding extent of a collapsed dim would be divided by a dynamic inner extent (zero when that dim is 0)"
+        return (
+            "the binding extent of a collapsed dim would be divided by a dynamic inner extent (zero when that dim is 0)"
+        )
 
     def build():
         sizes = list(dims)
@@ -357,8 +367,12 @@ def fold_collapse_shape_into_store(op, rewriter):
         new_target, target_dims = _new_subspan(subspan, access, new_binding, collapse.operands[0].type.element_type)
         dynamic, attrs = _slice_operands(new_offsets, new_sizes, new_strides)
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 1, len(target_dims), *map(len, dynamic)])
-        ir.Operation.create(STORE, results=[], operands=[collapse.operands[0], new_target, *target_dims,
-                                                         *sum(dynamic, [])], attributes=attrs)
+        ir.Operation.create(
+            STORE,
+            results=[],
+            operands=[collapse.operands[0], new_target, *target_dims, *sum(dynamic, [])],
+            attributes=attrs,
+        )
     rewriter.erase_op(op)
     return True
 
@@ -404,9 +418,12 @@ def fold_expand_shape_into_load(op, rewriter):
     access, static_shape = parsed
     offsets, sizes, strides = _slice(load, 2)
     binding = _binding_shape(subspan, static_shape)
-    whole = (len(sizes) == load.results[0].type.rank
-             and all(same_mixed(o, 0) for o in offsets) and all(same_mixed(s, 1) for s in strides)
-             and all(same_mixed(s, b) for s, b in zip(sizes, binding)))
+    whole = (
+        len(sizes) == load.results[0].type.rank
+        and all(same_mixed(o, 0) for o in offsets)
+        and all(same_mixed(s, 1) for s in strides)
+        and all(same_mixed(s, b) for s, b in zip(sizes, binding))
+    )
     if not whole:
         return rewriter.fail("the load does not read the whole binding")
     result_type = op.results[0].type
@@ -420,7 +437,8 @@ def fold_expand_shape_into_load(op, rewriter):
         n = len(expanded)
         dynamic, attrs = _slice_operands([0] * n, expanded, [1] * n)
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, len(dims), *map(len, dynamic)])
-        new = ir.Operation.create(LOAD, results=[result_type], operands=[new_source, *dims, *sum(dynamic, [])],
-                                  attributes=attrs)
+        new = ir.Operation.create(
+            LOAD, results=[result_type], operands=[new_source, *dims, *sum(dynamic, [])], attributes=attrs
+        )
     rewriter.replace_op(op, [new.results[0]])
     return True

@@ -27,7 +27,8 @@ from iree.compiler.dialects import affine, arith, vector
 
 from ..authoring import pattern
 from .gather_to_load import delinearize, dim_sizes, linearize, splat
-from .ir_utils import DYNAMIC, defining_op as _op, gather_parts, operand_segments
+from .ir_utils import DYNAMIC, gather_parts, operand_segments
+from .ir_utils import defining_op as _op
 
 
 def _subview_parts(sv):

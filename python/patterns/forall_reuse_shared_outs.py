@@ -103,9 +103,9 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..authoring import pattern
-
-from .ir_utils import constant_int, defining_op as _op, DYNAMIC, operand_segments, same_mixed, uses as _uses
-
+from .ir_utils import DYNAMIC, constant_int, operand_segments, same_mixed
+from .ir_utils import defining_op as _op
+from .ir_utils import uses as _uses
 
 # Linalg ops with a payload but no operandSegmentSizes: their destinations are
 # the last operands, one per result.
@@ -244,7 +244,7 @@ def _slice_params(op):
     start = sum(segments[:-3])
     out = []
     for seg, name in zip(segments[-3:], ("static_offsets", "static_sizes", "static_strides")):
-        dynamic = iter(operands[start:start + seg])
+        dynamic = iter(operands[start : start + seg])
         start += seg
         entries = []
         for s in ir.DenseI64ArrayAttr(op.attributes[name]):
@@ -261,7 +261,7 @@ def _slice_params(op):
 def _dynamic_operands(op):
     """The offset, size and stride operands of a slice op (its last three segments)."""
     segments = operand_segments(op)
-    return list(op.operands)[sum(segments[:-3]):]
+    return list(op.operands)[sum(segments[:-3]) :]
 
 
 def _slice_dynamic_sizes(op):
@@ -299,8 +299,8 @@ def _tile_fits(tile_type, insert) -> bool:
         return False
     static = list(ir.DenseI64ArrayAttr(insert.attributes["static_sizes"]))
     return len(static) == tile.rank and all(
-        (s == DYNAMIC) == tile.is_dynamic_dim(d) and (s == DYNAMIC or s == tile.shape[d])
-        for d, s in enumerate(static))
+        (s == DYNAMIC) == tile.is_dynamic_dim(d) and (s == DYNAMIC or s == tile.shape[d]) for d, s in enumerate(static)
+    )
 
 
 def _write_only_tile(slice_op, arg, forall) -> bool:
@@ -313,8 +313,10 @@ def _write_only_tile(slice_op, arg, forall) -> bool:
     _, insert = chain
     if insert.operands[1] != arg or not _tile_fits(slice_op.results[0].type, insert):
         return False
-    return all(len(a) == len(b) and all(same_mixed(x, y) for x, y in zip(a, b))
-               for a, b in zip(_slice_params(slice_op), _slice_params(insert)))
+    return all(
+        len(a) == len(b) and all(same_mixed(x, y) for x, y in zip(a, b))
+        for a, b in zip(_slice_params(slice_op), _slice_params(insert))
+    )
 
 
 def _shared_out_problem(arg, init, forall):
@@ -365,8 +367,10 @@ def reuse_shared_out_for_empty(op, rewriter):
     arg, init = shared
     ty = empty.results[0].type
     if not _tile_fits(ty, insert):
-        return rewriter.fail(f"the empty's type {ty} is not the inserted type {insert.operands[0].type} "
-                             "nor the shape of the insertion's sizes")
+        return rewriter.fail(
+            f"the empty's type {ty} is not the inserted type {insert.operands[0].type} "
+            "nor the shape of the insertion's sizes"
+        )
     mine = [c if (c := constant_int(v)) is not None else v for v in empty.operands]
     theirs = _slice_dynamic_sizes(insert)
     if len(mine) != len(theirs) or not all(same_mixed(a, b) for a, b in zip(mine, theirs)):
@@ -385,7 +389,6 @@ def reuse_shared_out_for_empty(op, rewriter):
     attrs = {name: insert.attributes[name] for name in ("static_offsets", "static_sizes", "static_strides")}
     attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, *segments[-3:]])
     with ip, empty.location:
-        slice_op = ir.Operation.create("tensor.extract_slice", results=[ty], operands=[arg, *needed],
-                                       attributes=attrs)
+        slice_op = ir.Operation.create("tensor.extract_slice", results=[ty], operands=[arg, *needed], attributes=attrs)
     rewriter.replace_op(empty, [slice_op.results[0]])
     return True

@@ -33,9 +33,8 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, memref, vector
 
 from ..authoring import pattern
-
-from .ir_utils import DYNAMIC, defining_op as _op, gather_parts, index_constant
-
+from .ir_utils import DYNAMIC, gather_parts, index_constant
+from .ir_utils import defining_op as _op
 
 # --------------------------------------------------------------------------
 # Recognizing index vectors
@@ -76,8 +75,7 @@ def _elements(vt) -> int:
 
 def _row_like(vt) -> bool:
     """A vector whose dims are all 1 but the last: [1, ..., 1, n]."""
-    return isinstance(vt, ir.VectorType) and not vt.scalable and vt.rank >= 1 and all(
-        d == 1 for d in vt.shape[:-1])
+    return isinstance(vt, ir.VectorType) and not vt.scalable and vt.rank >= 1 and all(d == 1 for d in vt.shape[:-1])
 
 
 def contiguous_start(value):
@@ -136,8 +134,11 @@ def all_true(mask) -> bool:
         return False
     if op.name == "arith.constant":
         attr = op.attributes["value"]
-        return isinstance(attr, ir.DenseIntElementsAttr) and attr.is_splat and bool(
-            ir.IntegerAttr(attr.get_splat_value()).value)
+        return (
+            isinstance(attr, ir.DenseIntElementsAttr)
+            and attr.is_splat
+            and bool(ir.IntegerAttr(attr.get_splat_value()).value)
+        )
     if op.name == "vector.constant_mask":
         sizes = list(ir.DenseI64ArrayAttr(op.attributes["mask_dim_sizes"]))
         return sizes == list(mask.type.shape)
@@ -186,8 +187,9 @@ def _collapsed_type(memref_type):
         total *= memref_type.get_dim_size(d) if static else 1
     _, offset = memref_type.get_strides_and_offset()
     layout = None if offset == 0 else ir.StridedLayoutAttr.get(offset, [1])
-    return ir.MemRefType.get([total if static else DYNAMIC], memref_type.element_type, layout=layout,
-                             memory_space=memref_type.memory_space)
+    return ir.MemRefType.get(
+        [total if static else DYNAMIC], memref_type.element_type, layout=layout, memory_space=memref_type.memory_space
+    )
 
 
 def _lane_value(t):
@@ -210,13 +212,17 @@ def _index_sum(base, terms):
 
 def splat(vector_type, v: int):
     """A constant integer vector with every lane ``v``."""
-    return arith.constant(vector_type, ir.DenseElementsAttr.get_splat(
-        vector_type, ir.IntegerAttr.get(vector_type.element_type, v)))
+    return arith.constant(
+        vector_type, ir.DenseElementsAttr.get_splat(vector_type, ir.IntegerAttr.get(vector_type.element_type, v))
+    )
 
 
 def dim_sizes(base):
     t = base.type
-    return [memref.dim(base, index_constant(d)) if t.is_dynamic_dim(d) else index_constant(t.get_dim_size(d)) for d in range(t.rank)]
+    return [
+        memref.dim(base, index_constant(d)) if t.is_dynamic_dim(d) else index_constant(t.get_dim_size(d))
+        for d in range(t.rank)
+    ]
 
 
 def linearize(indices, sizes):

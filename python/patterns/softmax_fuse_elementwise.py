@@ -113,8 +113,8 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, math, tensor
 
 from ..authoring import pattern
-
-from .ir_utils import defining_op as _op, has_uses, operand_segments, uses
+from .ir_utils import defining_op as _op
+from .ir_utils import has_uses, operand_segments, uses
 
 MAX_RECOMPUTE = 3  # uses of a producer that may each recompute it
 STATISTIC_DEPTH = 4  # elementwise/reshape steps from a reduction to a statistic
@@ -343,13 +343,16 @@ def inline_producers(rewriter, g, fused: dict):
         plan[i] = ("fused", args)
 
     op = g.op
-    outs = list(op.operands)[g.n_in:]
+    outs = list(op.operands)[g.n_in :]
     maps = [_affine_map(g.loops, dims) for _, dims in leaves]
-    maps += [ir.AffineMapAttr(a).value for a in list(ir.ArrayAttr(op.attributes["indexing_maps"]))[g.n_in:]]
+    maps += [ir.AffineMapAttr(a).value for a in list(ir.ArrayAttr(op.attributes["indexing_maps"]))[g.n_in :]]
     with ir.InsertionPoint(op), op.location:
         new = linalg.GenericOp(
-            [r.type for r in op.results], [v for v, _ in leaves], outs,
-            ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]), op.attributes["iterator_types"],
+            [r.type for r in op.results],
+            [v for v, _ in leaves],
+            outs,
+            ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
+            op.attributes["iterator_types"],
         )
         for name in list(op.attributes):  # g's other attributes (doc, library_call, a lowering config) stay
             if name not in _STRUCTURAL_ATTRS:
@@ -501,16 +504,19 @@ def recompute_producers(rewriter, start) -> int:
 
 
 def _iterators(loops, reduced=None):
-    return ir.ArrayAttr.get([
-        ir.Attribute.parse(f"#linalg.iterator_type<{'reduction' if k == reduced else 'parallel'}>")
-        for k in range(loops)
-    ])
+    return ir.ArrayAttr.get(
+        [
+            ir.Attribute.parse(f"#linalg.iterator_type<{'reduction' if k == reduced else 'parallel'}>")
+            for k in range(loops)
+        ]
+    )
 
 
 def _generic(result_type, ins, outs, maps, iterators, body):
     """A linalg.generic whose body is ``body(*block arguments)`` -> yielded value."""
-    op = linalg.GenericOp([result_type], ins, outs, ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
-                          iterators)
+    op = linalg.GenericOp(
+        [result_type], ins, outs, ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]), iterators
+    )
     types = [_element_type(v.type) for v in list(ins) + list(outs)]
     block = op.regions[0].blocks.append(*types)
     with ir.InsertionPoint(block):
@@ -566,12 +572,25 @@ def decompose_softmax(op, rewriter):
         ident = ir.AffineMap.get_identity(rank)
         red = _affine_map(rank, tuple(k for k in range(rank) if k != d))
         reduction = _iterators(rank, d)
-        mx = _generic(red_type, [x], [linalg.fill(ninf, outs=[empty])], [ident, red], reduction,
-                      lambda a, o: arith.maximumf(a, o))
-        sm = _generic(red_type, [x, mx.result], [linalg.fill(zero, outs=[empty])], [ident, red, red], reduction,
-                      lambda a, m, o: arith.addf(math.exp(arith.subf(a, m)), o))
-        final = _generic(op.results[0].type, [x, mx.result, sm.result], [init], [ident, red, red, ident],
-                         _iterators(rank), lambda a, m, s, o: arith.divf(math.exp(arith.subf(a, m)), s))
+        mx = _generic(
+            red_type, [x], [linalg.fill(ninf, outs=[empty])], [ident, red], reduction, lambda a, o: arith.maximumf(a, o)
+        )
+        sm = _generic(
+            red_type,
+            [x, mx.result],
+            [linalg.fill(zero, outs=[empty])],
+            [ident, red, red],
+            reduction,
+            lambda a, m, o: arith.addf(math.exp(arith.subf(a, m)), o),
+        )
+        final = _generic(
+            op.results[0].type,
+            [x, mx.result, sm.result],
+            [init],
+            [ident, red, red, ident],
+            _iterators(rank),
+            lambda a, m, s, o: arith.divf(math.exp(arith.subf(a, m)), s),
+        )
     rewriter.replace_op(op, [final.result])
     fuse_consumer_chain(rewriter, as_generic(final.operation))
     producer = as_generic(_op(x))

@@ -28,7 +28,6 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
 from ..authoring import pattern
-
 from .ir_utils import has_uses, operand_segments
 
 
@@ -117,7 +116,8 @@ def copy_read_only_sort_operand(op, rewriter):
         return rewriter.fail("not a tensor sort with only outs operands")
     block = _comparator(op)
     targets = [
-        i for i, result in enumerate(op.results)
+        i
+        for i, result in enumerate(op.results)
         if not has_uses(result)
         and (has_uses(block.arguments[2 * i]) or has_uses(block.arguments[2 * i + 1]))
         and _read_only_load(op.operands[i])

@@ -115,13 +115,28 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
 from ..authoring import pattern
-
 from .ir_utils import DYNAMIC, defining_op, index_constant, operand_segments, reassociation, uses
 
 STABLE = {"oge": "desc", "ole": "asc", "sge": "desc", "sle": "asc"}
 UNORDERED_TIES = {"ogt": "desc", "olt": "asc", "sgt": "desc", "slt": "asc"}
-_FLOAT_PREDICATES = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-                     "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+_FLOAT_PREDICATES = [
+    "false",
+    "oeq",
+    "ogt",
+    "oge",
+    "olt",
+    "ole",
+    "one",
+    "ord",
+    "ueq",
+    "ugt",
+    "uge",
+    "ult",
+    "ule",
+    "une",
+    "uno",
+    "true",
+]
 _INT_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 INT32_MAX = 2**31 - 1
 RANK_FACTOR = 8  # rank-count when k >= width / RANK_FACTOR (calibrated in the module docstring)
@@ -185,8 +200,11 @@ def _is_iota(value, dim: int) -> bool:
     if [o.name for o in body] != ["linalg.index", "arith.index_cast", "linalg.yield"]:
         return False
     index, cast, yld = body
-    return (ir.IntegerAttr(index.attributes["dim"]).value == dim
-            and cast.operands[0] == index.results[0] and yld.operands[0] == cast.results[0])
+    return (
+        ir.IntegerAttr(index.attributes["dim"]).value == dim
+        and cast.operands[0] == index.results[0]
+        and yld.operands[0] == cast.results[0]
+    )
 
 
 def _leading_slice_size(slice_op, source, dim: int):
@@ -206,13 +224,29 @@ def _float_key(t) -> bool:
 
 
 @pattern("iree_linalg_ext.sort")
-def sort_slice_to_topk(op, rewriter, allow_unordered_ties: bool = False, form: str = "auto", chunk: int = 0,
-                       materialize: bool = False, gpu: bool = False, select: str = "rank"):
+def sort_slice_to_topk(
+    op,
+    rewriter,
+    allow_unordered_ties: bool = False,
+    form: str = "auto",
+    chunk: int = 0,
+    materialize: bool = False,
+    gpu: bool = False,
+    select: str = "rank",
+):
     return _rewrite(op.operation, rewriter, allow_unordered_ties, form, chunk, materialize or gpu, gpu, select)
 
 
-def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: int = 0,
-             materialize: bool = False, gpu: bool = False, select: str = "rank"):
+def _rewrite(
+    op,
+    rewriter,
+    allow_unordered_ties: bool,
+    form: str,
+    chunk_option: int = 0,
+    materialize: bool = False,
+    gpu: bool = False,
+    select: str = "rank",
+):
     n = len(op.results)
     if n not in (1, 2) or len(op.operands) != n:
         return rewriter.fail("not a tensor sort of keys and an optional iota")
@@ -243,8 +277,9 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
         for user, _ in uses(result):
             k = _leading_slice_size(user, result, dim)
             if k is None and width is None:
-                return rewriter.fail(f"result {i} is used other than through a leading slice, "
-                                     "and the sorted dimension is dynamic")
+                return rewriter.fail(
+                    f"result {i} is used other than through a leading slice, and the sorted dimension is dynamic"
+                )
             slices.append((i, user))
             ks.append(width if k is None else k)  # a whole use is the top-k of k = width
     if not slices:
@@ -257,9 +292,11 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
     want_values = any(i == 0 for i, _ in slices)
     chosen = (choose_gpu_form if gpu else choose_form)(width, big_k, _bits(elem)) if form == "auto" else form
     if gpu and chosen not in ("argmax", "rounds", "chunks", "rank"):
-        return rewriter.fail("for GPUs only the materialized argmax, rounds, chunks and rank forms, on a static width "
-                             f"and keys of at most 32 bits, and on rows over {GPU_RANK_MAX_WIDTH} only with "
-                             f"k <= {MAX_ROUNDS} and 2k < width (choose_gpu_form)")
+        return rewriter.fail(
+            "for GPUs only the materialized argmax, rounds, chunks and rank forms, on a static width "
+            f"and keys of at most 32 bits, and on rows over {GPU_RANK_MAX_WIDTH} only with "
+            f"k <= {MAX_ROUNDS} and 2k < width (choose_gpu_form)"
+        )
     if chosen in ("argmax", "rank", "rounds", "chunks") and (width is None or width > INT32_MAX or _bits(elem) > 32):
         return rewriter.fail(f"the {chosen} form needs a static width below 2^31 and keys of at most 32 bits")
     if chosen == "topk" and width is not None and width > INT32_MAX + 1:
@@ -270,8 +307,10 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
         return rewriter.fail(f"the rounds form computes 1 <= k <= {MAX_ROUNDS}")
     chunk = chunk_size(width, big_k, chunk_option) if chosen == "chunks" else None
     if chosen == "chunks" and (not 1 <= big_k <= MAX_ROUNDS or chunk is None):
-        return rewriter.fail(f"the chunks form needs 1 <= k <= {MAX_ROUNDS} and a power-of-two chunk "
-                             "size >= 2 dividing the width into at least k chunks")
+        return rewriter.fail(
+            f"the chunks form needs 1 <= k <= {MAX_ROUNDS} and a power-of-two chunk "
+            "size >= 2 dividing the width into at least k chunks"
+        )
 
     with rewriter.ip, op.location:
         results = [None, None]
@@ -283,14 +322,21 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
                 results[1] = idx if ir.IntegerType(idx_type).width == 32 else _extsi(idx, idx_type)
         else:
             out_t = idx_type if idx_type is not None else ir.IntegerType.get_signless(32)
-            idx = (_rounds_materialized(keys, dim, big_k, order, out_t) if materialize and chosen in ("argmax", "rounds")
-                   else _chunks_materialized(keys, dim, big_k, order, out_t, chunk, select)
-                   if materialize and chosen == "chunks"
-                   else _rank_materialized(keys, dim, big_k, order, out_t) if materialize and chosen == "rank"
-                   else _argmax(keys, dim, order, out_t) if chosen == "argmax"
-                   else _rounds(keys, dim, big_k, order, out_t) if chosen == "rounds"
-                   else _chunks(keys, dim, big_k, order, out_t, chunk) if chosen == "chunks"
-                   else _rank_select(keys, dim, big_k, order, out_t))
+            idx = (
+                _rounds_materialized(keys, dim, big_k, order, out_t)
+                if materialize and chosen in ("argmax", "rounds")
+                else _chunks_materialized(keys, dim, big_k, order, out_t, chunk, select)
+                if materialize and chosen == "chunks"
+                else _rank_materialized(keys, dim, big_k, order, out_t)
+                if materialize and chosen == "rank"
+                else _argmax(keys, dim, order, out_t)
+                if chosen == "argmax"
+                else _rounds(keys, dim, big_k, order, out_t)
+                if chosen == "rounds"
+                else _chunks(keys, dim, big_k, order, out_t, chunk)
+                if chosen == "chunks"
+                else _rank_select(keys, dim, big_k, order, out_t)
+            )
             if want_values and not materialize:  # fused where idx is computed (_gather_with_indices)
                 results[0], idx = _gather_with_indices(keys, idx, dim)
             elif want_values:
@@ -298,8 +344,7 @@ def _rewrite(op, rewriter, allow_unordered_ties: bool, form: str, chunk_option: 
             results[1] = idx
         if big_k == width:  # results of the sort's own types: every use reads them as it read the sort's
             # An unused result has no uses; any value of its type stands in for it.
-            rewriter.replace_op(op, [results[i] if results[i] is not None else op.operands[i]
-                                     for i in range(n)])
+            rewriter.replace_op(op, [results[i] if results[i] is not None else op.operands[i] for i in range(n)])
             return True
         new_slices = []
         for i, s in slices:
@@ -335,8 +380,7 @@ def chunks_pay(width: int, k: int) -> bool:
     """Whether the chunks form beats rounds: rows of at least CHUNKS_MIN_WIDTH, and its compares
     (width + k*width/C + k*k*C) at most CHUNKS_GAIN of the rounds form's k*width (module docstring)."""
     c = chunk_size(width, k)
-    return (c is not None and width >= CHUNKS_MIN_WIDTH
-            and width + k * width // c + k * k * c <= CHUNKS_GAIN * k * width)
+    return c is not None and width >= CHUNKS_MIN_WIDTH and width + k * width // c + k * k * c <= CHUNKS_GAIN * k * width
 
 
 def choose_gpu_form(width, k: int, key_bits: int):
@@ -388,8 +432,9 @@ def _ordered_key(x):
     bits = _bits(ft)
     it = _int(bits)
     zero = arith.constant(ft, 0.0)
-    canon = arith.select(arith.cmpf(arith.CmpFPredicate.UNO, x, x), arith.constant(ft, float("nan")),
-                         arith.addf(x, zero))
+    canon = arith.select(
+        arith.cmpf(arith.CmpFPredicate.UNO, x, x), arith.constant(ft, float("nan")), arith.addf(x, zero)
+    )
     raw = arith.bitcast(it, canon)
     sign = arith.shrsi(raw, arith.constant(it, bits - 1))
     return arith.xori(raw, arith.andi(sign, arith.constant(it, 2 ** (bits - 1) - 1)))
@@ -416,8 +461,12 @@ def _topk(keys, dim, k, order):
     fill_v = linalg.fill(_worst(elem, order), outs=[tensor.empty(sizes, elem)])
     fill_i = linalg.fill(arith.constant(i32, INT32_MAX), outs=[tensor.empty(sizes, i32)])
     op = ir.Operation.create(
-        "iree_linalg_ext.topk", results=[fill_v.type, fill_i.type], operands=[keys, fill_v, fill_i],
-        attributes={"dimension": ir.IntegerAttr.get(_int(64), dim)}, regions=1)
+        "iree_linalg_ext.topk",
+        results=[fill_v.type, fill_i.type],
+        operands=[keys, fill_v, fill_i],
+        attributes={"dimension": ir.IntegerAttr.get(_int(64), dim)},
+        regions=1,
+    )
     block = op.regions[0].blocks.append(elem, elem)
     a, b = block.arguments
     with ir.InsertionPoint(block):
@@ -449,8 +498,9 @@ def _composite(x, pos, order):
 
 def _maps(*dim_lists, rank):
     """Indexing maps over ``rank`` loops, each the listed loop dims."""
-    return ir.ArrayAttr.get([ir.AffineMapAttr.get(ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d) for d in dims]))
-                             for dims in dim_lists])
+    return ir.ArrayAttr.get(
+        [ir.AffineMapAttr.get(ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d) for d in dims])) for dims in dim_lists]
+    )
 
 
 def _iterators(kinds):
@@ -462,8 +512,12 @@ def _argmax(keys, dim, order, out_t):
     best = _best_below(keys, dim, order, None)
     red_t = ir.RankedTensorType(best.type)
     red_sizes = [s for d, s in enumerate(_dims_of(keys)) if d != dim]
-    idx = _parallel_generic([best], ir.RankedTensorType.get(red_t.shape, out_t), red_sizes,
-                            lambda blk: _decode(blk.arguments[0], order, out_t))
+    idx = _parallel_generic(
+        [best],
+        ir.RankedTensorType.get(red_t.shape, out_t),
+        red_sizes,
+        lambda blk: _decode(blk.arguments[0], order, out_t),
+    )
     return _expand_at(idx, keys, dim, out_t)
 
 
@@ -488,8 +542,13 @@ def _best_below(keys, dim, order, prev):
     outer = [d for d in range(rank) if d != dim]
     ins = [keys] + ([prev] if prev is not None else [])
     maps = [list(range(rank))] + [outer] * len(ins)
-    g = linalg.GenericOp([acc0.type], ins, [acc0], _maps(*maps, rank=rank),
-                         _iterators(["reduction" if d == dim else "parallel" for d in range(rank)]))
+    g = linalg.GenericOp(
+        [acc0.type],
+        ins,
+        [acc0],
+        _maps(*maps, rank=rank),
+        _iterators(["reduction" if d == dim else "parallel" for d in range(rank)]),
+    )
     block = g.regions[0].blocks.append(kt.element_type, *([i64] if prev is not None else []), i64)
     with ir.InsertionPoint(block):
         args = list(block.arguments)
@@ -546,16 +605,22 @@ def _stack(winners, keys, dim, out_t, f):
             whole = tensor.insert_slice(w, whole, [], dyn, [], [r] + [0] * (rank - 1), [1] + static, [1] * rank)
         empty = tensor.empty(_sizes(keys, dim, k), out_t)
         src = [dim] + [d for d in range(rank) if d != dim]
-        g = linalg.GenericOp([empty.type], [whole], [empty], _maps(src, list(range(rank)), rank=rank),
-                             _iterators(["parallel"] * rank))
+        g = linalg.GenericOp(
+            [empty.type], [whole], [empty], _maps(src, list(range(rank)), rank=rank), _iterators(["parallel"] * rank)
+        )
         block = g.regions[0].blocks.append(i64, out_t)
         with ir.InsertionPoint(block):
             linalg.YieldOp([f(block.arguments[0])])
         return g.results[0]
     empty = tensor.empty(_sizes(keys, dim, k), out_t)
     outer = [d for d in range(rank) if d != dim]
-    g = linalg.GenericOp([empty.type], winners, [empty], _maps(*([outer] * k), list(range(rank)), rank=rank),
-                         _iterators(["parallel"] * rank))
+    g = linalg.GenericOp(
+        [empty.type],
+        winners,
+        [empty],
+        _maps(*([outer] * k), list(range(rank)), rank=rank),
+        _iterators(["parallel"] * rank),
+    )
     block = g.regions[0].blocks.append(*([i64] * k), out_t)
     with ir.InsertionPoint(block):
         r = linalg.IndexOp(dim).result
@@ -568,8 +633,12 @@ def _stack(winners, keys, dim, out_t, f):
 
 def _composites(keys, dims, dim, order):
     """The i64 composite of every key (one parallel generic; the only reader of linalg.index)."""
-    return _parallel_generic([keys], ir.RankedTensorType.get(ir.RankedTensorType(keys.type).shape, _int(64)), dims,
-                             lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order))
+    return _parallel_generic(
+        [keys],
+        ir.RankedTensorType.get(ir.RankedTensorType(keys.type).shape, _int(64)),
+        dims,
+        lambda blk: _composite(blk.arguments[0], linalg.IndexOp(dim).result, order),
+    )
 
 
 def _materialized_composites(keys, dim, order):
@@ -580,9 +649,13 @@ def _materialized_composites(keys, dim, order):
 
 def _per_pick(picked, dims, dim, elem, f):
     """``f`` of each of the k picked composites ([.., k, ..] i64) as ``elem``: one parallel generic."""
-    sizes = dims[:dim] + [ir.RankedTensorType(picked.type).get_dim_size(dim)] + dims[dim + 1:]
-    return _parallel_generic([picked], ir.RankedTensorType.get(ir.RankedTensorType(picked.type).shape, elem), sizes,
-                             lambda blk: f(blk.arguments[0]))
+    sizes = dims[:dim] + [ir.RankedTensorType(picked.type).get_dim_size(dim)] + dims[dim + 1 :]
+    return _parallel_generic(
+        [picked],
+        ir.RankedTensorType.get(ir.RankedTensorType(picked.type).shape, elem),
+        sizes,
+        lambda blk: f(blk.arguments[0]),
+    )
 
 
 def _rounds_materialized(keys, dim, k, order, out_t):
@@ -636,8 +709,13 @@ def _best_of(comps, red_dims, order, prev, dims=None):
     dims = dims if dims is not None else _dims_of(comps)
     acc0 = linalg.fill(worst, outs=[tensor.empty([dims[d] for d in outer], i64)])
     ins = [comps] + ([prev] if prev is not None else [])
-    g = linalg.GenericOp([acc0.type], ins, [acc0], _maps(list(range(rank)), *([outer] * len(ins)), rank=rank),
-                         _iterators(["reduction" if d in red_dims else "parallel" for d in range(rank)]))
+    g = linalg.GenericOp(
+        [acc0.type],
+        ins,
+        [acc0],
+        _maps(list(range(rank)), *([outer] * len(ins)), rank=rank),
+        _iterators(["reduction" if d in red_dims else "parallel" for d in range(rank)]),
+    )
     block = g.regions[0].blocks.append(*([i64] * (len(ins) + 1)))
     with ir.InsertionPoint(block):
         args = list(block.arguments)
@@ -660,10 +738,11 @@ def _split_chunks(value, dims, dim, c):
     """``value`` [.., width, ..] as [.., width/c, c, ..] (``dims``: its sizes)."""
     ty = ir.RankedTensorType(value.type)
     static = [DYNAMIC if ty.is_dynamic_dim(d) else ty.get_dim_size(d) for d in range(ty.rank)]
-    static[dim:dim + 1] = [ty.get_dim_size(dim) // c, c]
+    static[dim : dim + 1] = [ty.get_dim_size(dim) // c, c]
     dyn = [dims[d] for d in range(ty.rank) if ty.is_dynamic_dim(d)]
-    return tensor.expand_shape(ir.RankedTensorType.get(static, ty.element_type), value,
-                               _chunk_groups(ty.rank, dim), dyn, static)
+    return tensor.expand_shape(
+        ir.RankedTensorType.get(static, ty.element_type), value, _chunk_groups(ty.rank, dim), dyn, static
+    )
 
 
 def _chunk_start(w, order, c):
@@ -676,11 +755,15 @@ def _candidates(first, dims, dim, k, c, composite_at):
     """[.., k, c, ..] i64: for each chosen chunk (``first``: its start, [.., k, ..] i32) the composites of
     its c positions, ``composite_at(at, pos)`` giving the one at ``at`` (pos: its index along dim)."""
     rank = len(dims)
-    sizes = dims[:dim] + [k, c] + dims[dim + 1:]
+    sizes = dims[:dim] + [k, c] + dims[dim + 1 :]
     empty = tensor.empty(sizes, _int(64))
-    g = linalg.GenericOp([empty.type], [first], [empty],
-                         _maps([d for d in range(rank + 1) if d != dim + 1], list(range(rank + 1)), rank=rank + 1),
-                         _iterators(["parallel"] * (rank + 1)))
+    g = linalg.GenericOp(
+        [empty.type],
+        [first],
+        [empty],
+        _maps([d for d in range(rank + 1) if d != dim + 1], list(range(rank + 1)), rank=rank + 1),
+        _iterators(["parallel"] * (rank + 1)),
+    )
     block = g.regions[0].blocks.append(_int(32), _int(64))
     with ir.InsertionPoint(block):
         pos = arith.addi(arith.index_castui(ir.IndexType.get(), block.arguments[0]), linalg.IndexOp(dim + 1).result)
@@ -711,15 +794,20 @@ def _chunks(keys, dim, k, order, out_t, c):
     best_sizes = [dims[d] if d != dim else kt.get_dim_size(dim) // c for d in range(rank)]
     worst = arith.constant(i64, -(2**63) if order == "desc" else 2**63 - 1)
     acc0 = linalg.fill(worst, outs=[tensor.empty(best_sizes, i64)])
-    g = linalg.GenericOp([acc0.type], [split], [acc0],
-                         _maps(list(range(rank + 1)), [d for d in range(rank + 1) if d != dim + 1], rank=rank + 1),
-                         _iterators(["reduction" if d == dim + 1 else "parallel" for d in range(rank + 1)]))
+    g = linalg.GenericOp(
+        [acc0.type],
+        [split],
+        [acc0],
+        _maps(list(range(rank + 1)), [d for d in range(rank + 1) if d != dim + 1], rank=rank + 1),
+        _iterators(["reduction" if d == dim + 1 else "parallel" for d in range(rank + 1)]),
+    )
     block = g.regions[0].blocks.append(kt.element_type, i64)
     with ir.InsertionPoint(block):
         pos = arith.addi(arith.muli(linalg.IndexOp(dim).result, c_idx), linalg.IndexOp(dim + 1).result)
         comp = _composite(block.arguments[0], pos, order)
-        linalg.YieldOp([arith.maxsi(comp, block.arguments[1]) if order == "desc"
-                        else arith.minsi(comp, block.arguments[1])])
+        linalg.YieldOp(
+            [arith.maxsi(comp, block.arguments[1]) if order == "desc" else arith.minsi(comp, block.arguments[1])]
+        )
     bests = g.results[0]
     # 2. the k best chunks: their first positions, along dim (round 0 after _before_all, as in _rounds)
     start = _before_all([s for d, s in enumerate(dims) if d != dim], order)  # both round chains start after it
@@ -745,8 +833,8 @@ def _chunks_materialized(keys, dim, k, order, out_t, c, select="rank"):
     i32, i64 = _int(32), _int(64)
     comps, dims = _materialized_composites(keys, dim, order)
     split = _split_chunks(comps, dims, dim, c)
-    bests = _best_of(split, [dim + 1], order, None, dims[:dim] + [kt.get_dim_size(dim) // c, c] + dims[dim + 1:])
-    best_dims = dims[:dim] + [kt.get_dim_size(dim) // c] + dims[dim + 1:]
+    bests = _best_of(split, [dim + 1], order, None, dims[:dim] + [kt.get_dim_size(dim) // c, c] + dims[dim + 1 :])
+    best_dims = dims[:dim] + [kt.get_dim_size(dim) // c] + dims[dim + 1 :]
     if k == 1 or select == "rounds":
         won = []
         for _ in range(k):
@@ -755,8 +843,9 @@ def _chunks_materialized(keys, dim, k, order, out_t, c, select="rank"):
             return _stack(won, keys, dim, out_t, lambda w: _decode(w, order, out_t))
         first = _stack(won, keys, dim, i32, lambda w: _chunk_start(w, order, c))
     else:
-        first = _per_pick(_rank_pick(bests, best_dims, dim, k, order), dims, dim, i32,
-                          lambda w: _chunk_start(w, order, c))
+        first = _per_pick(
+            _rank_pick(bests, best_dims, dim, k, order), dims, dim, i32, lambda w: _chunk_start(w, order, c)
+        )
     gathered, cand_sizes = _candidates(first, dims, dim, k, c, lambda at, pos: tensor.extract(comps, at))
     cands = _barrier(gathered, None, [x for x in cand_sizes if not isinstance(x, int)])
     if select == "rounds":
@@ -767,7 +856,7 @@ def _chunks_materialized(keys, dim, k, order, out_t, c, select="rank"):
     flat_static = [DYNAMIC if kt.is_dynamic_dim(d) else kt.get_dim_size(d) for d in range(rank)]
     flat_static[dim] = k * c
     flat = tensor.collapse_shape(ir.RankedTensorType.get(flat_static, i64), cands, _chunk_groups(rank, dim))
-    best = _rank_pick(flat, dims[:dim] + [k * c] + dims[dim + 1:], dim, k, order)
+    best = _rank_pick(flat, dims[:dim] + [k * c] + dims[dim + 1 :], dim, k, order)
     return _per_pick(best, dims, dim, out_t, lambda w: _decode(w, order, out_t))
 
 
@@ -779,9 +868,13 @@ def _rank_counts(comps, dims, dim, order):
     ident = list(range(rank))
     at_j = [rank if d == dim else d for d in range(rank)]
     zero_counts = linalg.fill(arith.constant(i32, 0), outs=[tensor.empty(dims, i32)])
-    counts = linalg.GenericOp([zero_counts.type], [comps, comps], [zero_counts],
-                              _maps(at_j, ident, ident, rank=rank + 1),
-                              _iterators(["parallel"] * rank + ["reduction"]))
+    counts = linalg.GenericOp(
+        [zero_counts.type],
+        [comps, comps],
+        [zero_counts],
+        _maps(at_j, ident, ident, rank=rank + 1),
+        _iterators(["parallel"] * rank + ["reduction"]),
+    )
     block = counts.regions[0].blocks.append(i64, i64, i32)
     with ir.InsertionPoint(block):
         cj, ci, acc = block.arguments
@@ -801,13 +894,16 @@ def _rank_pick(comps, dims, dim, k, order):
     ident = list(range(rank))
     at_j = [rank if d == dim else d for d in range(rank)]
     counts = _rank_counts(comps, dims, dim, order)
-    ranks = arith.constant(ir.RankedTensorType.get([k], i32),
-                           ir.DenseElementsAttr.get(np.arange(k, dtype=np.int32)))
-    out_sizes = dims[:dim] + [k] + dims[dim + 1:]
+    ranks = arith.constant(ir.RankedTensorType.get([k], i32), ir.DenseElementsAttr.get(np.arange(k, dtype=np.int32)))
+    out_sizes = dims[:dim] + [k] + dims[dim + 1 :]
     zero_out = linalg.fill(arith.constant(i64, 0), outs=[tensor.empty(out_sizes, i64)])
-    pick = linalg.GenericOp([zero_out.type], [counts, comps, ranks], [zero_out],
-                            _maps(at_j, at_j, [dim], ident, rank=rank + 1),
-                            _iterators(["parallel"] * rank + ["reduction"]))
+    pick = linalg.GenericOp(
+        [zero_out.type],
+        [counts, comps, ranks],
+        [zero_out],
+        _maps(at_j, at_j, [dim], ident, rank=rank + 1),
+        _iterators(["parallel"] * rank + ["reduction"]),
+    )
     block = pick.regions[0].blocks.append(i32, i64, i32, i64)
     with ir.InsertionPoint(block):
         rk, c, r, acc = block.arguments
@@ -854,9 +950,13 @@ def _rank_select(keys, dim, k, order, out_t):
     # loops: the output's dims (dim has size k: the rank r), then i at the end
     sizes = _sizes(keys, dim, k)
     zero_out = linalg.fill(arith.constant(out_t, 0), outs=[tensor.empty(sizes, out_t)])
-    sel = linalg.GenericOp([zero_out.type], [counts], [zero_out],
-                           _maps(at_j, ident, rank=rank + 1),
-                           _iterators(["parallel"] * rank + ["reduction"]))
+    sel = linalg.GenericOp(
+        [zero_out.type],
+        [counts],
+        [zero_out],
+        _maps(at_j, ident, rank=rank + 1),
+        _iterators(["parallel"] * rank + ["reduction"]),
+    )
     block = sel.regions[0].blocks.append(i32, out_t)
     with ir.InsertionPoint(block):
         rk, acc = block.arguments
@@ -873,10 +973,10 @@ def _parallel_generic(ins, out_type, out_sizes, body):
     empty = tensor.empty(out_sizes, ty.element_type)
     ident = ir.AffineMapAttr.get(ir.AffineMap.get_identity(ty.rank))
     par = ir.Attribute.parse("#linalg.iterator_type<parallel>")
-    g = linalg.GenericOp([empty.type], ins, [empty], ir.ArrayAttr.get([ident] * (len(ins) + 1)),
-                         ir.ArrayAttr.get([par] * ty.rank))
-    block = g.regions[0].blocks.append(*[ir.RankedTensorType(v.type).element_type for v in ins],
-                                       ty.element_type)
+    g = linalg.GenericOp(
+        [empty.type], ins, [empty], ir.ArrayAttr.get([ident] * (len(ins) + 1)), ir.ArrayAttr.get([par] * ty.rank)
+    )
+    block = g.regions[0].blocks.append(*[ir.RankedTensorType(v.type).element_type for v in ins], ty.element_type)
     with ir.InsertionPoint(block):
         linalg.YieldOp([body(block)])
     return g.results[0]
@@ -884,8 +984,9 @@ def _parallel_generic(ins, out_type, out_sizes, body):
 
 def _dims_of(value):
     ty = ir.RankedTensorType(value.type)
-    return [tensor.dim(value, index_constant(d)) if ty.is_dynamic_dim(d)
-            else ty.get_dim_size(d) for d in range(ty.rank)]
+    return [
+        tensor.dim(value, index_constant(d)) if ty.is_dynamic_dim(d) else ty.get_dim_size(d) for d in range(ty.rank)
+    ]
 
 
 def _extsi(idx, to):
@@ -902,8 +1003,9 @@ def _gather_with_indices(keys, idx, dim):
     sizes = _dims_of(idx)
     outs = [tensor.empty(sizes, kt.element_type), tensor.empty(sizes, it.element_type)]
     ident = ir.AffineMapAttr.get(ir.AffineMap.get_identity(it.rank))
-    g = linalg.GenericOp([o.type for o in outs], [idx], outs, ir.ArrayAttr.get([ident] * 3),
-                         _iterators(["parallel"] * it.rank))
+    g = linalg.GenericOp(
+        [o.type for o in outs], [idx], outs, ir.ArrayAttr.get([ident] * 3), _iterators(["parallel"] * it.rank)
+    )
     block = g.regions[0].blocks.append(it.element_type, kt.element_type, it.element_type)
     with ir.InsertionPoint(block):
         linalg.YieldOp([_key_at(keys, block.arguments[0], dim), block.arguments[0]])

@@ -26,8 +26,18 @@ PROBE_VERSION = 2
 UNKNOWN = "unknown"
 
 # Passes whose anchor is known without a probe (op-agnostic in MLIR).
-KNOWN_ANCHORS = {name: "any" for name in ("canonicalize", "cse", "symbol-dce", "sccp", "inline",
-                                            "loop-invariant-code-motion", "control-flow-sink")}
+KNOWN_ANCHORS = {
+    name: "any"
+    for name in (
+        "canonicalize",
+        "cse",
+        "symbol-dce",
+        "sccp",
+        "inline",
+        "loop-invariant-code-motion",
+        "control-flow-sink",
+    )
+}
 
 
 def _cache_path() -> str:
@@ -72,7 +82,10 @@ def anchor_of(name: str) -> str:
     try:
         proc = subprocess.run(
             [sys.executable, "-m", "opt_py.pipeline.anchors", name],
-            capture_output=True, text=True, timeout=120, check=False,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
         lines = proc.stdout.strip().splitlines()
         # A probe that crashed (some pipeline builders abort when added at

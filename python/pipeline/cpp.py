@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cpp_probe(pass_text: str) -> str | None:
     """Validate a C++ pass by parsing it under ``any``; None when fine.
 

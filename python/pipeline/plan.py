@@ -15,7 +15,6 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Union
 
 from ..authoring import Pass
 from ..errors import PassOptionError, PipelineError
@@ -41,11 +40,11 @@ class PassRef:
 @dataclass
 class Nest:
     op_name: str
-    children: list["Element"]
+    children: list[Element]
     col: int
 
 
-Element = Union[PassRef, Nest]
+Element = PassRef | Nest
 
 _NAME = re.compile(r"[A-Za-z0-9_.$\-]+")
 MAX_PIPELINE_DEPTH = 64
@@ -132,9 +131,7 @@ def _unknown_pass(ref: PassRef, text: str) -> PipelineError:
     names = registry.all_pass_names()
     close = difflib.get_close_matches(ref.name, names, n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    return PipelineError(
-        f"'{ref.name}' does not refer to a registered pass or pass pipeline{hint}", text, ref.col
-    )
+    return PipelineError(f"'{ref.name}' does not refer to a registered pass or pass pipeline{hint}", text, ref.col)
 
 
 @dataclass
@@ -213,7 +210,8 @@ def plan_pipeline(text: str) -> Plan:
                 raise PipelineError(
                     f"cannot tell which op '{el.name}' runs on (probing it crashed); nest it "
                     f"explicitly, e.g. builtin.module(hal.executable(hal.executable.variant({el.name})))",
-                    text, el.col,
+                    text,
+                    el.col,
                 )
             if anchor == "any":
                 plan.steps.append(Step(r, ()))

@@ -65,7 +65,8 @@ def _check_declaration(cls) -> None:
     anchor = getattr(cls, "anchor", None)
     if not isinstance(anchor, str) or not (anchor == "any" or re.fullmatch(r"\w+(\.\w+)+", anchor)):
         raise PassRegistrationError(
-            f"pass '{cls.name}' declares anchor {anchor!r}: expected 'any' or an op name such as 'func.func'")
+            f"pass '{cls.name}' declares anchor {anchor!r}: expected 'any' or an op name such as 'func.func'"
+        )
 
 
 def load_pass_file(path: str) -> list[type[Pass]]:
@@ -91,10 +92,11 @@ def load_pass_file(path: str) -> list[type[Pass]]:
         raise PassRegistrationError(f"cannot load pass plugin '{path}': no such file") from None
     except KeyboardInterrupt:
         raise
-    except BaseException as e:  # noqa: BLE001 - the plugin's error (SystemExit too), reported with its name
+    except BaseException as e:
         raise PassRegistrationError(f"cannot load pass plugin '{path}': {type(e).__name__}: {e}") from e
     found = [
-        obj for obj in vars(module).values()
+        obj
+        for obj in vars(module).values()
         if isinstance(obj, type) and issubclass(obj, Pass) and obj.name and obj.__module__ == mod_name
     ]
     if not found:
@@ -112,12 +114,11 @@ def load_pass_files(paths) -> None:
 
 def is_cpp_pass(name: str) -> bool:
 
-
     problem = cpp_probe(name)
     return problem is None or f"'{name}' does not refer to a registered pass" not in problem
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def plugin_passes() -> dict[str, type[Pass]]:
     import importlib.metadata as md
 
@@ -126,7 +127,7 @@ def plugin_passes() -> dict[str, type[Pass]]:
         where = f"opt-py plugin '{ep.name}' ({ep.value})"
         try:
             obj = ep.load()
-        except BaseException as e:  # noqa: BLE001 - SystemExit at import included: report, don't exit
+        except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
                 raise
             raise PassRegistrationError(f"cannot load {where}: {type(e).__name__}: {e}") from None
@@ -136,9 +137,7 @@ def plugin_passes() -> dict[str, type[Pass]]:
             except PassRegistrationError as e:
                 raise PassRegistrationError(f"{where}: {e}") from None
             if cls.name in BUILTIN_PASSES or cls.name in found:
-                raise PassRegistrationError(
-                    f"plugin '{ep.name}' declares pass '{cls.name}', which is already declared"
-                )
+                raise PassRegistrationError(f"plugin '{ep.name}' declares pass '{cls.name}', which is already declared")
             if is_cpp_pass(cls.name):
                 raise PassRegistrationError(
                     f"plugin '{ep.name}' declares pass '{cls.name}', which collides with a registered C++ pass"
@@ -158,7 +157,7 @@ def python_passes() -> dict[str, type[Pass]]:
     return dict(sorted(out.items()))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cpp_passes() -> list[tuple[str, str]]:
     """(name, summary) of every C++ pass and pipeline registered with iree-opt."""
     from iree.compiler.tools.binaries import find_tool
@@ -166,7 +165,10 @@ def cpp_passes() -> list[tuple[str, str]]:
     try:
         out = subprocess.run(
             [find_tool("iree-opt"), "--help"],
-            capture_output=True, text=True, timeout=60, check=False,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return []

@@ -1,7 +1,7 @@
 """The library API: run a pipeline of C++ and Python passes from a script.
 
-    from opt_py import run_pipeline, PipelineFailed
-    text = run_pipeline(ir_text, "canonicalize,my-pass")
+from opt_py import run_pipeline, PipelineFailed
+text = run_pipeline(ir_text, "canonicalize,my-pass")
 """
 
 from __future__ import annotations

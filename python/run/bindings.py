@@ -9,11 +9,17 @@ import sys
 import types
 
 # IREE dialects that ship no Python module in iree-base-compiler.
-_DIALECTS_WITHOUT_MODULES = ("iree_linalg_ext", "iree_cpu", "iree_encoding", "check", "io_parameters",
-                             "iree_vector_ext")
+_DIALECTS_WITHOUT_MODULES = (
+    "iree_linalg_ext",
+    "iree_cpu",
+    "iree_encoding",
+    "check",
+    "io_parameters",
+    "iree_vector_ext",
+)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def stub_missing_dialect_modules() -> None:
     """Register empty Python modules for dialects that have none.
 
@@ -85,7 +91,7 @@ def import_bindings_lean() -> None:
             pass
     package.__getattr__ = _compiler_tools_attr(submodules)
     sys.modules["iree.compiler"] = package
-    setattr(sys.modules["iree"], "compiler", package)
+    sys.modules["iree"].compiler = package
     stand_in = None
     if "numpy" not in sys.modules:
         stand_in = sys.modules["numpy"] = _LazyModule("numpy")

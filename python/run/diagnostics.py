@@ -23,7 +23,7 @@ class Diag:
     file: str | None = None
     line: int = 0
     col: int = 0
-    notes: list["Diag"] = field(default_factory=list)
+    notes: list[Diag] = field(default_factory=list)
 
     def flat(self):
         yield self

@@ -52,8 +52,9 @@ class OptOptions:
 
     @property
     def prints_ir(self) -> bool:
-        return any((self.print_ir_before_all, self.print_ir_after_all, self.print_ir_after_change,
-                    self.print_ir_after_failure))
+        return any(
+            (self.print_ir_before_all, self.print_ir_after_all, self.print_ir_after_change, self.print_ir_after_failure)
+        )
 
 
 def make_context(opts: OptOptions | None = None):
@@ -163,7 +164,7 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
         try:
             if nothing_to_match(p, root):  # calls the pass's patterns()
                 return True, False
-        except BaseException as e:  # noqa: BLE001 - a pass bug (SystemExit too) becomes a pass failure
+        except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
                 raise
             return failed(root, e)
@@ -181,7 +182,7 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
             )
             hooks.failures.append((p.name, e.cause, e.tb))
             return False, True
-        except BaseException as e:  # noqa: BLE001 - a pass bug (SystemExit too) becomes a pass failure
+        except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
                 raise
             return failed(target, e)

@@ -33,8 +33,7 @@ class PatternFailure(Exception):
         self.cause = cause
         self.tb = tb
         super().__init__(
-            f"pattern '{pattern_name}' raised {type(cause).__name__}: {cause} "
-            f"(while rewriting '{op_name}')"
+            f"pattern '{pattern_name}' raised {type(cause).__name__}: {cause} (while rewriting '{op_name}')"
         )
 
 
@@ -55,15 +54,12 @@ def _wrap(pattern, ctx: PassContext, state: dict):
             result = fn(op, rewriter)
             if not result and rewriter.changed:
                 raise PatternContractError(
-                    "changed the IR (replace_op/erase_op) but returned no match; "
-                    "return True after rewriting"
+                    "changed the IR (replace_op/erase_op) but returned no match; return True after rewriting"
                 )
-        except BaseException as e:  # noqa: BLE001 - any pattern bug (SystemExit too) becomes a pass failure
+        except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
                 raise
-            state["error"] = PatternFailure(
-                name, op.operation.name, op.location, e, traceback.format_exc()
-            )
+            state["error"] = PatternFailure(name, op.operation.name, op.location, e, traceback.format_exc())
             return True
         if result:
             ctx.bump(name)
@@ -103,6 +99,7 @@ def any_root_occurs(op, roots) -> bool:
     pass skip the greedy driver (worklist, every op visited) when it cannot
     match anything.
     """
+
     def seen(_op, _rw):
         raise _RootFound  # stop the walk at the first hit; the IR is untouched
 
@@ -234,6 +231,7 @@ def _erase_keep_alive():
     def erase(o, rw):
         rw.erase_op(o)
         return False
+
     ps = rewrite.RewritePatternSet()
     ps.add(_KEEP, erase)
     return ps.freeze()

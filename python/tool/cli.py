@@ -25,6 +25,7 @@ def _bool(text: str) -> bool:
         return False
     raise argparse.ArgumentTypeError(f"expected true or false, got '{text}'")
 
+
 _BOOL_FLAGS: set[str] = set()
 
 
@@ -75,12 +76,23 @@ def opt_parser():
     )
     p.add_argument("input", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.add_argument("-o", dest="output", default="-", help="output file (written only on success)")
-    p.add_argument("--pipeline", "--pass-pipeline", "-p", dest="pipeline", default="",
-                   help="textual pass pipeline, e.g. 'builtin.module(func.func(canonicalize,my-pass{x=1}))' "
-                        "or a bare list 'canonicalize,my-pass' nested to each pass's anchor")
+    p.add_argument(
+        "--pipeline",
+        "--pass-pipeline",
+        "-p",
+        dest="pipeline",
+        default="",
+        help="textual pass pipeline, e.g. 'builtin.module(func.func(canonicalize,my-pass{x=1}))' "
+        "or a bare list 'canonicalize,my-pass' nested to each pass's anchor",
+    )
     p.add_argument("--list-passes", action="store_true", help="list Python and C++ passes and exit")
-    p.add_argument("--load-pass-plugin", action="append", default=[], metavar="FILE.py",
-                   help="import a Python file and register the passes it declares (repeatable)")
+    p.add_argument(
+        "--load-pass-plugin",
+        action="append",
+        default=[],
+        metavar="FILE.py",
+        help="import a Python file and register the passes it declares (repeatable)",
+    )
     _flag(p, "--split-input-file", "split the input at '// -----' and process each chunk")
     _flag(p, "--verify-diagnostics", "check diagnostics against expected-* comments")
     _flag(p, "--mlir-print-ir-before-all", "print IR before each pass")
@@ -221,9 +233,11 @@ def _list_passes(registry) -> int:
     print("\n".join(out))
     return 0
 
+
 # --------------------------------------------------------------------------
 # opt-py compile, opt-py compare
 # --------------------------------------------------------------------------
+
 
 def compile_parser():
     import argparse
@@ -234,26 +248,55 @@ def compile_parser():
         "Unrecognized flags are iree-compile's and are passed through.",
     )
     p.add_argument("input", nargs="?", help="input program (MLIR at input level)")
-    p.add_argument("-o", dest="output", default=None,
-                   help="output: a .vmfb module, or IR when it ends in .mlir or --compile-to is given")
-    p.add_argument("--inject", action="append", default=[], metavar="PHASE:PIPELINE",
-                   help="run PIPELINE after PHASE (repeatable; phases: input ... vm)")
-    p.add_argument("--inject-codegen", action="append", default=[], metavar="before|after:PASS[#N]:PIPELINE",
-                   help="run PIPELINE inside IREE's code generation of each dispatch function, before or "
-                        "after its N-th (default first; #* every) run of PASS")
-    p.add_argument("--fixes", default=None, metavar="NAME,...",
-                   help="--fixes: inject every opt-py fix at its documented point for the target; "
-                        "--fixes=NAME,...: only those")
-    p.add_argument("--list-fixes", action="store_true",
-                   help="print the fixes --fixes injects for the target given by the iree-compile flags, and exit")
-    p.add_argument("--list-codegen-passes", action="store_true",
-                   help="print the codegen passes IREE runs on each dispatch function (the insertion points "
-                        "of --inject-codegen) and exit")
+    p.add_argument(
+        "-o",
+        dest="output",
+        default=None,
+        help="output: a .vmfb module, or IR when it ends in .mlir or --compile-to is given",
+    )
+    p.add_argument(
+        "--inject",
+        action="append",
+        default=[],
+        metavar="PHASE:PIPELINE",
+        help="run PIPELINE after PHASE (repeatable; phases: input ... vm)",
+    )
+    p.add_argument(
+        "--inject-codegen",
+        action="append",
+        default=[],
+        metavar="before|after:PASS[#N]:PIPELINE",
+        help="run PIPELINE inside IREE's code generation of each dispatch function, before or "
+        "after its N-th (default first; #* every) run of PASS",
+    )
+    p.add_argument(
+        "--fixes",
+        default=None,
+        metavar="NAME,...",
+        help="--fixes: inject every opt-py fix at its documented point for the target; --fixes=NAME,...: only those",
+    )
+    p.add_argument(
+        "--list-fixes",
+        action="store_true",
+        help="print the fixes --fixes injects for the target given by the iree-compile flags, and exit",
+    )
+    p.add_argument(
+        "--list-codegen-passes",
+        action="store_true",
+        help="print the codegen passes IREE runs on each dispatch function (the insertion points "
+        "of --inject-codegen) and exit",
+    )
     p.add_argument("--compile-to", default=None, metavar="PHASE", help="stop after PHASE and write IR")
-    p.add_argument("--dump-phases", default=None, metavar="DIR",
-                   help="write the IR before and after each injection into DIR")
-    p.add_argument("--load-pass-plugin", action="append", default=[], metavar="FILE.py",
-                   help="import a Python file and register the passes it declares")
+    p.add_argument(
+        "--dump-phases", default=None, metavar="DIR", help="write the IR before and after each injection into DIR"
+    )
+    p.add_argument(
+        "--load-pass-plugin",
+        action="append",
+        default=[],
+        metavar="FILE.py",
+        help="import a Python file and register the passes it declares",
+    )
     p.add_argument("--debug", action="store_true", help="print tracebacks of failing Python passes")
     return p
 
@@ -269,29 +312,55 @@ def compare_parser():
     )
     p.add_argument("input", help="program (MLIR at input level)")
     p.add_argument("--function", required=True, help="function to run")
-    p.add_argument("--target", choices=["cpu", "cuda", "rocm"], default="cpu",
-                   help="cpu (llvm-cpu, local-task), cuda (sm_80) or rocm (gfx942, hip)")
+    p.add_argument(
+        "--target",
+        choices=["cpu", "cuda", "rocm"],
+        default="cpu",
+        help="cpu (llvm-cpu, local-task), cuda (sm_80) or rocm (gfx942, hip)",
+    )
     p.add_argument("--inject", action="append", default=[], metavar="PHASE:PIPELINE", help="for B")
     p.add_argument("--inject-codegen", action="append", default=[], metavar="before|after:PASS:PIPELINE", help="for B")
     p.add_argument("--a-inject", action="append", default=[], metavar="PHASE:PIPELINE", help="for A (default: none)")
-    p.add_argument("--a-inject-codegen", action="append", default=[], metavar="before|after:PASS:PIPELINE",
-                   help="for A (default: none)")
-    p.add_argument("--input", dest="inputs", action="append", default=[], metavar="@FILE.npy",
-                   help="an input (repeat in argument order); random inputs from the signature when absent")
+    p.add_argument(
+        "--a-inject-codegen",
+        action="append",
+        default=[],
+        metavar="before|after:PASS:PIPELINE",
+        help="for A (default: none)",
+    )
+    p.add_argument(
+        "--input",
+        dest="inputs",
+        action="append",
+        default=[],
+        metavar="@FILE.npy",
+        help="an input (repeat in argument order); random inputs from the signature when absent",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     p.add_argument("--dynamic-size", type=int, default=7, help="extent of each dynamic dim in random inputs")
     p.add_argument("--rtol", type=float, default=None, help="override the dtype's relative tolerance")
     p.add_argument("--atol", type=float, default=None, help="override the dtype's absolute tolerance")
     p.add_argument("--load-pass-plugin", action="append", default=[], metavar="FILE.py")
-    p.add_argument("--per-dispatch", action="store_true",
-                   help="trace every dispatch and report the first one, in execution order, whose results differ "
-                        "(A vs B); when A and B are the same build, the first whose result does not reach its "
-                        "consumers unchanged")
-    p.add_argument("--a-target", choices=["cpu", "cuda", "rocm"], default=None,
-                   help="target of A (default: --target), to compare two targets with --per-dispatch")
-    p.add_argument("--save", default=None, metavar="DIR",
-                   help="with --per-dispatch: write the first differing dispatch as a program of its own "
-                        "(DIR/dispatch.mlir) with its inputs (.npy), to run again with opt-py compare")
+    p.add_argument(
+        "--per-dispatch",
+        action="store_true",
+        help="trace every dispatch and report the first one, in execution order, whose results differ "
+        "(A vs B); when A and B are the same build, the first whose result does not reach its "
+        "consumers unchanged",
+    )
+    p.add_argument(
+        "--a-target",
+        choices=["cpu", "cuda", "rocm"],
+        default=None,
+        help="target of A (default: --target), to compare two targets with --per-dispatch",
+    )
+    p.add_argument(
+        "--save",
+        default=None,
+        metavar="DIR",
+        help="with --per-dispatch: write the first differing dispatch as a program of its own "
+        "(DIR/dispatch.mlir) with its inputs (.npy), to run again with opt-py compare",
+    )
     return p
 
 
@@ -299,8 +368,8 @@ def compare_main(argv: list[str]) -> int:
     args, iree_flags = compare_parser().parse_known_args(argv)
     import numpy as np
 
-    from ..iree import e2e
     from ..errors import OptPyError
+    from ..iree import e2e
     from ..pipeline.registry import load_pass_files
 
     target = e2e.TARGETS[args.target]
@@ -321,10 +390,12 @@ def compare_main(argv: list[str]) -> int:
             inputs = e2e.random_inputs(e2e.signature(text, args.function), args.seed, args.dynamic_size)
         if args.per_dispatch:
             return _per_dispatch(args, iree_flags, inputs)
-        a = e2e.compile_program(args.input, target, inject=args.a_inject, inject_codegen=args.a_inject_codegen,
-                                extra_flags=iree_flags)
-        b = e2e.compile_program(args.input, target, inject=args.inject, inject_codegen=args.inject_codegen,
-                                extra_flags=iree_flags)
+        a = e2e.compile_program(
+            args.input, target, inject=args.a_inject, inject_codegen=args.a_inject_codegen, extra_flags=iree_flags
+        )
+        b = e2e.compile_program(
+            args.input, target, inject=args.inject, inject_codegen=args.inject_codegen, extra_flags=iree_flags
+        )
         out_a = e2e.run_runtime(a, target, args.function, inputs)
         out_b = e2e.run_runtime(b, target, args.function, inputs)
     except MemoryError as e:
@@ -348,8 +419,9 @@ def _per_dispatch(args, iree_flags, inputs) -> int:
 
     from ..iree import e2e, hunt
 
-    a = hunt.Build(e2e.TARGETS[args.a_target or args.target], tuple(args.a_inject), tuple(args.a_inject_codegen),
-                   tuple(iree_flags))
+    a = hunt.Build(
+        e2e.TARGETS[args.a_target or args.target], tuple(args.a_inject), tuple(args.a_inject_codegen), tuple(iree_flags)
+    )
     b = hunt.Build(e2e.TARGETS[args.target], tuple(args.inject), tuple(args.inject_codegen), tuple(iree_flags))
     result = hunt.hunt(args.input, args.function, inputs, a, b, rtol=args.rtol, atol=args.atol, save=args.save)
     shapes = ", ".join("x".join(map(str, np_shape + (str(x.dtype),))) for x in inputs for np_shape in [x.shape])
@@ -373,12 +445,12 @@ def compile_main(argv: list[str]) -> int:
 
     import_bindings_lean()  # no iree.compiler.tools, no numpy, unless a pass needs them
     from ..errors import OptPyError
-    from .output import write_output
-    from ..run.engine import OptOptions
-    from ..iree.codegen import CodegenInjection
     from ..iree import fixes
+    from ..iree.codegen import CodegenInjection
     from ..iree.phases import Injection, compile_with_injections
     from ..pipeline.registry import load_pass_files
+    from ..run.engine import OptOptions
+    from .output import write_output
 
     if args.list_fixes:
         print(fixes.describe(iree_flags))
@@ -388,8 +460,10 @@ def compile_main(argv: list[str]) -> int:
         return 1
     stray = [f for f in iree_flags if not f.startswith("-")]
     if stray:
-        print(f"opt-py: error: unexpected argument(s) {' '.join(stray)} (write iree-compile flags as --flag=value)",
-              file=sys.stderr)
+        print(
+            f"opt-py: error: unexpected argument(s) {' '.join(stray)} (write iree-compile flags as --flag=value)",
+            file=sys.stderr,
+        )
         return 1
     try:
         load_pass_files(args.load_pass_plugin)
@@ -405,11 +479,16 @@ def compile_main(argv: list[str]) -> int:
             later = [j.phase for j in every_phase if j not in fix_phases]
             later += ["codegen"] if len(every_codegen) > len(fix_codegen) else []
             if later:
-                print(f"opt-py: note: --compile-to={args.compile_to} stops before the fixes at "
-                      f"{', '.join(later)}: they are left out", file=sys.stderr)
+                print(
+                    f"opt-py: note: --compile-to={args.compile_to} stops before the fixes at "
+                    f"{', '.join(later)}: they are left out",
+                    file=sys.stderr,
+                )
             injections, codegen = fix_phases + injections, fix_codegen + codegen
         result = compile_with_injections(
-            args.input, iree_flags, injections,
+            args.input,
+            iree_flags,
+            injections,
             codegen_injections=codegen,
             list_codegen=args.list_codegen_passes,
             compile_to=args.compile_to,

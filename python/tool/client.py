@@ -31,14 +31,37 @@ import sys
 
 PROTOCOL = 1
 _START_UP_ENV = (  # what Python or the bindings read once, at start-up
-    "PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "PYTHONNOUSERSITE", "PYTHONUSERBASE", "PYTHONSTARTUP",
-    "PYTHONOPTIMIZE", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX", "PYTHONHASHSEED", "PYTHONWARNINGS",
-    "PYTHONDEVMODE", "PYTHONMALLOC", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONCOERCECLOCALE", "PYTHONFAULTHANDLER",
-    "PYTHONINTMAXSTRDIGITS", "LANG", "LC_ALL", "LC_CTYPE", "MLIR_CRASH_REPRODUCER_DIRECTORY", "LD_LIBRARY_PATH",
-    "LD_PRELOAD", "OPT_PY_SERVER_IDLE", "OPT_PY_SERVER_LOG",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONSAFEPATH",
+    "PYTHONNOUSERSITE",
+    "PYTHONUSERBASE",
+    "PYTHONSTARTUP",
+    "PYTHONOPTIMIZE",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONPYCACHEPREFIX",
+    "PYTHONHASHSEED",
+    "PYTHONWARNINGS",
+    "PYTHONDEVMODE",
+    "PYTHONMALLOC",
+    "PYTHONIOENCODING",
+    "PYTHONUTF8",
+    "PYTHONCOERCECLOCALE",
+    "PYTHONFAULTHANDLER",
+    "PYTHONINTMAXSTRDIGITS",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "MLIR_CRASH_REPRODUCER_DIRECTORY",
+    "LD_LIBRARY_PATH",
+    "LD_PRELOAD",
+    "OPT_PY_SERVER_IDLE",
+    "OPT_PY_SERVER_LOG",
 )
-_SERVER_MAIN = ("import marshal, sys; sys.path[:] = marshal.loads(bytes.fromhex(sys.argv[1])); "
-                "from opt_py.tool.server import main; main(sys.argv[2])")
+_SERVER_MAIN = (
+    "import marshal, sys; sys.path[:] = marshal.loads(bytes.fromhex(sys.argv[1])); "
+    "from opt_py.tool.server import main; main(sys.argv[2])"
+)
 _FORWARDED_SIGNALS = (2, 15, 1, 3)  # SIGINT, SIGTERM, SIGHUP, SIGQUIT
 
 
@@ -117,10 +140,22 @@ def server_key() -> str:
         bindings.append((p, st.st_ino, st.st_mtime_ns))
         break
     limits = [resource.getrlimit(getattr(resource, n)) for n in dir(resource) if n.startswith("RLIMIT_")]
-    material = repr((
-        PROTOCOL, sys.prefix, os.path.realpath(sys.executable), sys.version, tuple(sys.flags), sys.path, package, _tree_stamp(package),
-        bindings, [(k, os.environ.get(k)) for k in _START_UP_ENV], limits, os.getuid(),
-    ))
+    material = repr(
+        (
+            PROTOCOL,
+            sys.prefix,
+            os.path.realpath(sys.executable),
+            sys.version,
+            tuple(sys.flags),
+            sys.path,
+            package,
+            _tree_stamp(package),
+            bindings,
+            [(k, os.environ.get(k)) for k in _START_UP_ENV],
+            limits,
+            os.getuid(),
+        )
+    )
     return _blake2.blake2b(material.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
 
 
@@ -222,8 +257,7 @@ def _run(sock, args: list[str]) -> int | None:
     body = marshal.dumps((PROTOCOL, sys.argv[0], list(args), dict(os.environb), umask))
     fd_bytes = b"".join(fd.to_bytes(4, sys.byteorder, signed=True) for fd in fds)
     try:
-        sock.sendmsg([len(body).to_bytes(8, "little"), body],
-                     [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fd_bytes)])
+        sock.sendmsg([len(body).to_bytes(8, "little"), body], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fd_bytes)])
     except OSError:
         return None  # nothing ran: run here
     finally:
@@ -293,8 +327,11 @@ def _start_server(path: str | None) -> None:
                 sys.executable,
                 [sys.executable, "-c", _SERVER_MAIN, marshal.dumps(sys.path).hex(), path],
                 os.environ,
-                file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
-                              (os.POSIX_SPAWN_DUP2, devnull, 2)],
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, devnull, 0),
+                    (os.POSIX_SPAWN_DUP2, devnull, 1),
+                    (os.POSIX_SPAWN_DUP2, devnull, 2),
+                ],
                 setsid=True,
             )
         finally:
@@ -320,8 +357,8 @@ def finish(rc) -> int:
     import atexit
     import threading
 
-    threading._shutdown()  # noqa: SLF001 - the interpreter waits for non-daemon threads at exit
-    atexit._run_exitfuncs()  # noqa: SLF001
+    threading._shutdown()
+    atexit._run_exitfuncs()
     return (rc & 0xFF) if _flush() else 120
 
 

@@ -65,8 +65,10 @@ def run_opt(data: bytes | None, display_name: str, path: str | None, opts: OptOp
         err(f"opt-py: error: cannot read input file '{display_name}': {e.strerror}")
         return OptResult(ok=False)
     if depth > MAX_NESTING:
-        err(f"{display_name}: error: input nests brackets {depth} levels deep; opt-py refuses more than "
-            f"{MAX_NESTING} (MLIR's recursive parser would overflow the stack)")
+        err(
+            f"{display_name}: error: input nests brackets {depth} levels deep; opt-py refuses more than "
+            f"{MAX_NESTING} (MLIR's recursive parser would overflow the stack)"
+        )
         return OptResult(ok=False)
     from_file = bool(path) and not is_bytecode and (data is None or _regular_file(path))
     # The text as a str only where it is read: splitting, expected-diagnostic
@@ -142,9 +144,7 @@ def run_opt(data: bytes | None, display_name: str, path: str | None, opts: OptOp
         if opts.emit_bytecode:
             result.output = b"".join(outputs)
         else:
-            result.output = (SPLIT_MARKER + "\n").encode().join(
-                o if o.endswith(b"\n") else o + b"\n" for o in outputs
-            )
+            result.output = (SPLIT_MARKER + "\n").encode().join(o if o.endswith(b"\n") else o + b"\n" for o in outputs)
     return result
 
 
@@ -159,8 +159,12 @@ def read_input(f, opts: OptOptions) -> bytes | None:
     regular text file that is neither split nor checked for expected
     diagnostics. A big module is then never held in Python at all."""
     head = f.read(len(_BYTECODE_MAGIC))
-    if (head == _BYTECODE_MAGIC or opts.split_input_file or opts.verify_diagnostics
-            or not stat.S_ISREG(os.fstat(f.fileno()).st_mode)):
+    if (
+        head == _BYTECODE_MAGIC
+        or opts.split_input_file
+        or opts.verify_diagnostics
+        or not stat.S_ISREG(os.fstat(f.fileno()).st_mode)
+    ):
         return head + f.read()
     return None
 
@@ -186,7 +190,7 @@ def _max_nesting_of_file(path: str, block: int = 1 << 22) -> int:
         while block_data := f.read(block):
             block_data = carry + block_data
             carry = b"-" if block_data.endswith(b"-") else b""  # may begin an arrow
-            parts.append(_brackets(block_data[:len(block_data) - len(carry)]))
+            parts.append(_brackets(block_data[: len(block_data) - len(carry)]))
     parts.append(_brackets(carry))
     return _bracket_depth(b"".join(parts))
 
@@ -204,7 +208,7 @@ def _bracket_depth(brackets: bytes, chunk: int = 1 << 22) -> int:
         step[opener], step[closer] = 1, -1
         depth = 0
         for start in range(0, len(buf), chunk):
-            steps = step[buf[start:start + chunk]]
+            steps = step[buf[start : start + chunk]]
             np.cumsum(steps, out=steps)
             steps += depth
             deepest = max(deepest, int(steps.max(initial=0)))

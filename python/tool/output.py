@@ -55,6 +55,7 @@ def write_output(target: str, data: bytes) -> int:
     is, never replaced; a symlink is written through; a replaced file keeps
     its mode, and a new one gets the umask's. No temp file outlives a failure.
     """
+
     def fail(reason) -> int:
         print(f"opt-py: error: cannot write output file '{target}': {reason}", file=sys.stderr)
         return 1
@@ -122,7 +123,7 @@ def write_all(stream, data: bytes) -> None:
     without an error, when the reader goes away midway."""
     view = memoryview(data)
     while view:
-        view = view[stream.write(view):]
+        view = view[stream.write(view) :]
 
 
 def die_of_sigpipe() -> None:

@@ -88,8 +88,26 @@ def _threads() -> int:
 # Dialects whose ops a pass over IREE's phases or codegen sees (``--fixes``
 # wraps hal, flow and util ops at every phase): ~70 ms of module imports a
 # warm run would otherwise pay.
-_PIPELINE_DIALECTS = ("builtin", "func", "arith", "math", "cf", "scf", "affine", "tensor", "memref", "vector",
-                      "gpu", "hal", "flow", "stream", "util", "iree_tensor_ext", "iree_codegen", "iree_gpu")
+_PIPELINE_DIALECTS = (
+    "builtin",
+    "func",
+    "arith",
+    "math",
+    "cf",
+    "scf",
+    "affine",
+    "tensor",
+    "memref",
+    "vector",
+    "gpu",
+    "hal",
+    "flow",
+    "stream",
+    "util",
+    "iree_tensor_ext",
+    "iree_codegen",
+    "iree_gpu",
+)
 
 
 def preload() -> None:
@@ -107,12 +125,27 @@ def preload() -> None:
 
         for target in registry.BUILTIN_PASSES.values():
             importlib.import_module("opt_py.passes." + target.partition(":")[0])
-        for name in ("opt_py.tool.cli", "opt_py.tool.opt", "opt_py.tool.output", "opt_py.tool.verify",
-                     "opt_py.run.engine", "opt_py.run.rewrite_driver", "opt_py.pipeline.plan",
-                     "opt_py.pipeline.anchors", "iree.compiler.passmanager", "iree.compiler.rewrite",
-                     # opt-py compile (--fixes): the compiler API and the IREE layer
-                     "iree.compiler.api", "opt_py.iree.phases", "opt_py.iree.fixes", "opt_py.iree.codegen",
-                     "iree.compiler.tools.binaries", "shlex", "argparse", "gettext"):
+        for name in (
+            "opt_py.tool.cli",
+            "opt_py.tool.opt",
+            "opt_py.tool.output",
+            "opt_py.tool.verify",
+            "opt_py.run.engine",
+            "opt_py.run.rewrite_driver",
+            "opt_py.pipeline.plan",
+            "opt_py.pipeline.anchors",
+            "iree.compiler.passmanager",
+            "iree.compiler.rewrite",
+            # opt-py compile (--fixes): the compiler API and the IREE layer
+            "iree.compiler.api",
+            "opt_py.iree.phases",
+            "opt_py.iree.fixes",
+            "opt_py.iree.codegen",
+            "iree.compiler.tools.binaries",
+            "shlex",
+            "argparse",
+            "gettext",
+        ):
             importlib.import_module(name)
         for ns in _PIPELINE_DIALECTS:  # the bindings import a dialect's module when they first wrap one of its ops
             importlib.import_module("iree.compiler.dialects." + ns)
@@ -306,8 +339,11 @@ def _take_connection(channel):
     import socket
 
     _, anc, _, _ = channel.recvmsg(1, socket.CMSG_SPACE(4))
-    fds = [int.from_bytes(data[:4], sys.byteorder, signed=True) for level, kind, data in anc
-           if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS and len(data) >= 4]
+    fds = [
+        int.from_bytes(data[:4], sys.byteorder, signed=True)
+        for level, kind, data in anc
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS and len(data) >= 4
+    ]
     if not fds:
         raise EOFError("no connection")
     channel.close()
@@ -375,8 +411,9 @@ def _accept(listener, sel, workers, spare: list, server_fds: list[int]) -> None:
         if spare[0] is None:
             break
         try:
-            spare[0][2].sendmsg([b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
-                                          conn.fileno().to_bytes(4, sys.byteorder, signed=True))])
+            spare[0][2].sendmsg(
+                [b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, conn.fileno().to_bytes(4, sys.byteorder, signed=True))]
+            )
             worker, spare[0] = spare[0], None
             break
         except OSError:
@@ -403,7 +440,7 @@ def _receive(conn):
     head, anc, _flags, _ = conn.recvmsg(8, socket.CMSG_SPACE(4 * 4))
     for level, kind, data in anc:
         if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-            fds += [int.from_bytes(data[i:i + 4], sys.byteorder, signed=True) for i in range(0, len(data) - 3, 4)]
+            fds += [int.from_bytes(data[i : i + 4], sys.byteorder, signed=True) for i in range(0, len(data) - 3, 4)]
     size = int.from_bytes(head, "little") if len(head) == 8 else -1
     body = bytearray()
     while 0 <= len(body) < size:
@@ -464,8 +501,13 @@ def _std_streams() -> None:
         tty = os.isatty(fd)
         raw = io.FileIO(fd, mode, closefd=False)
         buffered = (io.BufferedReader if mode == "rb" else io.BufferedWriter)(raw)
-        stream = io.TextIOWrapper(buffered, encoding=old.encoding, errors=old.errors, newline="\n",
-                                  line_buffering=mode == "wb" and (tty or fd == 2))
+        stream = io.TextIOWrapper(
+            buffered,
+            encoding=old.encoding,
+            errors=old.errors,
+            newline="\n",
+            line_buffering=mode == "wb" and (tty or fd == 2),
+        )
         setattr(sys, name, stream)
         setattr(sys, "__" + name + "__", stream)
 
@@ -499,5 +541,3 @@ def _run_as_main(argv0: str, args: list[str]) -> int:
         sys.excepthook(*sys.exc_info())
         rc = 1
     return finish(rc)
-
-

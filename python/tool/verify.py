@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from ..run.diagnostics import Diag
 
-
 _EXPECTED = re.compile(
     r"expected-(error|note|remark|warning)(-re)? *(@([+-][0-9]+|above|below|unknown))? *\{\{(.*)\}\}\s*$"
 )
@@ -81,8 +80,12 @@ def without_op_notes(diag: Diag) -> Diag:
     its notes, as ``Operation::emitError`` attaches it)."""
     notes = [without_op_notes(n) for n in diag.notes]
     first = diag.notes[0] if diag.notes else None
-    if (first is not None and first.message.startswith(OP_NOTE) and first.severity == "note"
-            and (first.file, first.line, first.col) == (diag.file, diag.line, diag.col)):
+    if (
+        first is not None
+        and first.message.startswith(OP_NOTE)
+        and first.severity == "note"
+        and (first.file, first.line, first.col) == (diag.file, diag.line, diag.col)
+    ):
         notes = notes[1:]
     return Diag(diag.severity, diag.message, diag.file, diag.line, diag.col, notes)
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
-
 from opt_py.iree import e2e
 
 
@@ -53,7 +52,8 @@ def check(case: Case, target: e2e.Target, *, builds=("plain", "injected"), refer
         for build in builds:
             injected = build == "injected"
             vmfbs[build] = e2e.compile_program(
-                path, target,
+                path,
+                target,
                 inject=case.inject if injected else (),
                 inject_codegen=case.inject_codegen if injected else (),
             )
@@ -69,6 +69,8 @@ def check(case: Case, target: e2e.Target, *, builds=("plain", "injected"), refer
             want_cast = [w.astype(g.dtype) if w.shape == g.shape else w for w, g in zip(want, got)]
             for d in e2e.compare(got, want_cast):
                 if not d.same:
-                    problems.append(f"{case.name} [{build}, {runner}] output {d.index}: max abs diff "
-                                    f"{d.max_abs:.3g}, {d.mismatched}/{d.total} mismatched {d.note}")
+                    problems.append(
+                        f"{case.name} [{build}, {runner}] output {d.index}: max abs diff "
+                        f"{d.max_abs:.3g}, {d.mismatched}/{d.total} mismatched {d.note}"
+                    )
     return Outcome(results, expected, problems)

@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from harness import Case, check
-
 from opt_py.iree import e2e
 
 
@@ -30,18 +29,43 @@ def two(shape, dtype):
         if np.issubdtype(dtype, np.floating):
             return [rng.standard_normal(shape).astype(dtype), rng.standard_normal(shape).astype(dtype)]
         return [rng.integers(-100, 100, shape).astype(dtype), rng.integers(-100, 100, shape).astype(dtype)]
+
     return make
 
 
 CASES = [
-    Case("static_f32", elementwise("4x16", "f32"), "add_mul", two((4, 16), np.float32),
-         lambda a, b: [(a + b) * b], inject=("executable-sources:canonicalize,test-fold-addi-zero",)),
-    Case("dynamic_f32", elementwise("?x16", "f32"), "add_mul", two((5, 16), np.float32),
-         lambda a, b: [(a + b) * b], inject=("executable-sources:canonicalize",)),
-    Case("static_f16", elementwise("32", "f16"), "add_mul", two((32,), np.float16),
-         lambda a, b: [(a.astype(np.float32) + b) * b], inject=("global-optimization:cse",)),
-    Case("dynamic_i32", elementwise("?", "i32"), "add_mul", two((9,), np.int32),
-         lambda a, b: [(a + b) * b], inject=("executable-sources:test-fold-addi-zero",)),
+    Case(
+        "static_f32",
+        elementwise("4x16", "f32"),
+        "add_mul",
+        two((4, 16), np.float32),
+        lambda a, b: [(a + b) * b],
+        inject=("executable-sources:canonicalize,test-fold-addi-zero",),
+    ),
+    Case(
+        "dynamic_f32",
+        elementwise("?x16", "f32"),
+        "add_mul",
+        two((5, 16), np.float32),
+        lambda a, b: [(a + b) * b],
+        inject=("executable-sources:canonicalize",),
+    ),
+    Case(
+        "static_f16",
+        elementwise("32", "f16"),
+        "add_mul",
+        two((32,), np.float16),
+        lambda a, b: [(a.astype(np.float32) + b) * b],
+        inject=("global-optimization:cse",),
+    ),
+    Case(
+        "dynamic_i32",
+        elementwise("?", "i32"),
+        "add_mul",
+        two((9,), np.int32),
+        lambda a, b: [(a + b) * b],
+        inject=("executable-sources:test-fold-addi-zero",),
+    ),
 ]
 
 
@@ -53,14 +77,21 @@ def test_identity_injections_match_numpy(case, run_target):
 
 
 def test_harness_sees_a_meaning_change(run_target):
-    case = Case("addf_to_subf", elementwise("8", "f32"), "add_mul", two((8,), np.float32),
-                lambda a, b: [(a + b) * b], inject=("executable-sources:test-addf-to-subf",))
+    case = Case(
+        "addf_to_subf",
+        elementwise("8", "f32"),
+        "add_mul",
+        two((8,), np.float32),
+        lambda a, b: [(a + b) * b],
+        inject=("executable-sources:test-addf-to-subf",),
+    )
     # Against the unchanged reference, only the injected build must differ...
     outcome = check(case, run_target)
     assert outcome.problems and all("[injected," in p for p in outcome.problems)
     # ...and against the reference of what the pass means, nothing does.
-    outcome = check(case, run_target, reference_for=lambda build, a, b: [(a - b) * b if build == "injected"
-                                                                         else (a + b) * b])
+    outcome = check(
+        case, run_target, reference_for=lambda build, a, b: [(a - b) * b if build == "injected" else (a + b) * b]
+    )
     assert not outcome.problems, "\n".join(outcome.problems)
 
 
@@ -83,26 +114,47 @@ def test_absent_device_is_a_clear_error(tmp_path):
         pytest.skip("every GPU device is present here")
     path = tmp_path / "p.mlir"
     path.write_text(elementwise("4", "f32"))
-    proc = subprocess.run([sys.executable, "-m", "opt_py", "compare", str(path), "--function", "add_mul",
-                           "--target", missing[0]], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "opt_py", "compare", str(path), "--function", "add_mul", "--target", missing[0]],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2
     assert f"cannot run on target '{missing[0]}'" in proc.stderr and "Traceback" not in proc.stderr
 
 
-@pytest.mark.parametrize("inject, status, verdict", [
-    ("executable-sources:canonicalize", 0, "same"),
-    ("executable-sources:test-addf-to-subf", 1, "DIFFERENT"),
-])
+@pytest.mark.parametrize(
+    "inject, status, verdict",
+    [
+        ("executable-sources:canonicalize", 0, "same"),
+        ("executable-sources:test-addf-to-subf", 1, "DIFFERENT"),
+    ],
+)
 def test_compare_reports_differences(tmp_path, inject, status, verdict):
     import os
 
-    plugin_site = str(Path(__file__).resolve().parents[1] / "plugins" / "site")  # not via conftest: test/models has one too
+    plugin_site = str(
+        Path(__file__).resolve().parents[1] / "plugins" / "site"
+    )  # not via conftest: test/models has one too
     path = tmp_path / "p.mlir"
     path.write_text(elementwise("?x8", "f32"))
     proc = subprocess.run(
-        [sys.executable, "-m", "opt_py", "compare", str(path), "--function", "add_mul", "--inject", inject,
-         "--dynamic-size", "3"],
-        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=plugin_site),
+        [
+            sys.executable,
+            "-m",
+            "opt_py",
+            "compare",
+            str(path),
+            "--function",
+            "add_mul",
+            "--inject",
+            inject,
+            "--dynamic-size",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=plugin_site),
     )
     assert proc.returncode == status, proc.stderr
     assert "inputs: 3x8xfloat32, 3x8xfloat32 (random, seed 0)" in proc.stdout
@@ -120,9 +172,21 @@ def test_compare_with_given_inputs(tmp_path):
     a = tmp_path / "a.npy"
     np.save(a, np.arange(4, dtype=np.float32))
     proc = subprocess.run(
-        [sys.executable, "-m", "opt_py", "compare", str(path), "--function", "add_mul",
-         "--inject", "executable-sources:cse", f"--input=@{a}", f"--input=@{a}"],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "opt_py",
+            "compare",
+            str(path),
+            "--function",
+            "add_mul",
+            "--inject",
+            "executable-sources:cse",
+            f"--input=@{a}",
+            f"--input=@{a}",
+        ],
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stderr
     assert "(given)" in proc.stdout
@@ -131,7 +195,11 @@ def test_compare_with_given_inputs(tmp_path):
 def test_compare_takes_scalar_arguments():
     """A function of i32 scalars (what a small example program takes) gets random scalars, passed as values."""
     program = Path(__file__).resolve().parents[2] / "examples" / "addi.mlir"
-    proc = subprocess.run([sys.executable, "-m", "opt_py", "compare", str(program), "--function", "add_zero"],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "opt_py", "compare", str(program), "--function", "add_zero"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "inputs: int32, int32 (random, seed 0)" in proc.stdout and "same" in proc.stdout

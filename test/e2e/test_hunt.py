@@ -5,7 +5,6 @@ import re
 
 import numpy as np
 import pytest
-
 from opt_py.tool.cli import main
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inputs")
@@ -25,19 +24,32 @@ def first(out):
     return (int(m.group(1)), m.group(2)) if m else None
 
 
-@pytest.mark.parametrize("match,call,name", [("matmul", 0, "main_dispatch_0_matmul_like_4x16x8_f32"),
-                                             ("dispatch_1", 1, "main_dispatch_1_")])
+@pytest.mark.parametrize(
+    "match,call,name", [("matmul", 0, "main_dispatch_0_matmul_like_4x16x8_f32"), ("dispatch_1", 1, "main_dispatch_1_")]
+)
 def test_names_the_dispatch_an_injected_pass_miscompiles(capsys, match, call, name):
-    rc, out, _ = compare(capsys, MATMUL_SUMEXP, "--function", "main", "--per-dispatch",
-                         f"--inject=executable-sources:test-addf-to-subf{{match={match}}}")
+    rc, out, _ = compare(
+        capsys,
+        MATMUL_SUMEXP,
+        "--function",
+        "main",
+        "--per-dispatch",
+        f"--inject=executable-sources:test-addf-to-subf{{match={match}}}",
+    )
     assert rc == 1, out
     assert first(out)[0] == call and first(out)[1].startswith(name), out
     assert "still differs between A and B: the reproducer reproduces" in out
 
 
 def test_a_pass_that_changes_nothing_gives_exit_0(capsys):
-    rc, out, _ = compare(capsys, MATMUL_SUMEXP, "--function", "main", "--per-dispatch",
-                         "--inject=executable-sources:test-addf-to-subf{match=no-such-function}")
+    rc, out, _ = compare(
+        capsys,
+        MATMUL_SUMEXP,
+        "--function",
+        "main",
+        "--per-dispatch",
+        "--inject=executable-sources:test-addf-to-subf{match=no-such-function}",
+    )
     assert rc == 0, out
     assert "every dispatch agrees" in out and first(out) is None
 
@@ -65,8 +77,12 @@ def test_saved_reproducer_runs_again_and_differs(capsys, tmp_path):
 
 def _router_is_right(mask, weights) -> bool:
     """Top-1 routing needs no reference: one 1 per mask row, one weight in (0, 1] at the same place."""
-    return bool(((mask == 0) | (mask == 1)).all() and (mask.sum(1) == 1).all()
-                and ((weights > 0) == (mask == 1)).all() and (weights <= 1).all())
+    return bool(
+        ((mask == 0) | (mask == 1)).all()
+        and (mask.sum(1) == 1).all()
+        and ((weights > 0) == (mask == 1)).all()
+        and (weights <= 1).all()
+    )
 
 
 def test_single_build_localizes_the_moe_router_miscompile(capsys, tmp_path):
@@ -76,8 +92,16 @@ def test_single_build_localizes_the_moe_router_miscompile(capsys, tmp_path):
     np.save(tmp_path / "tokens.npy", tokens)
     cpu = e2e.TARGETS["cpu"]
     assert not _router_is_right(*e2e.run_cli(e2e.compile_program(ROUTER, cpu), cpu, "main", [tokens], 2))
-    rc, out, _ = compare(capsys, ROUTER, "--function", "main", "--per-dispatch", f"--input=@{tmp_path}/tokens.npy",
-                         "--save", str(tmp_path / "repro"))
+    rc, out, _ = compare(
+        capsys,
+        ROUTER,
+        "--function",
+        "main",
+        "--per-dispatch",
+        f"--input=@{tmp_path}/tokens.npy",
+        "--save",
+        str(tmp_path / "repro"),
+    )
     assert rc == 1, out
     call, name = first(out)
     assert "scatter" in name, out

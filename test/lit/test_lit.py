@@ -48,8 +48,18 @@ def _run_lit(tmp_path_factory, mode):
         runtime.mkdir(mode=0o700)
         env.update(XDG_RUNTIME_DIR=str(runtime), OPT_PY_SERVER_LOG=str(work / "server.log"), OPT_PY_SERVER_IDLE="30")
     proc = subprocess.run(
-        [sys.executable, "-c", "import sys; from lit.main import main; sys.exit(main())", "-v", f"--xunit-xml-output={xml}", str(LIT_DIR)],
-        capture_output=True, text=True, env=env, check=False,
+        [
+            sys.executable,
+            "-c",
+            "import sys; from lit.main import main; sys.exit(main())",
+            "-v",
+            f"--xunit-xml-output={xml}",
+            str(LIT_DIR),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     results = {}
     for case in ET.parse(xml).getroot().iter("testcase"):

@@ -7,7 +7,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from model_corpus import Compiled  # noqa: E402
+from model_corpus import Compiled
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,6 @@ import sys
 import numpy as np
 import pytest
 from model_corpus import ROOT, all_models
-
 from opt_py import OptPyError
 from opt_py.iree import e2e
 
@@ -29,8 +28,7 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 
 
 def _params(target):
-    return [pytest.param(m, id=m.name, marks=[pytest.mark.slow] if m.slow(target) else [])
-            for m in MODELS]
+    return [pytest.param(m, id=m.name, marks=[pytest.mark.slow] if m.slow(target) else []) for m in MODELS]
 
 
 def _mismatches(model, outs):
@@ -123,8 +121,9 @@ def test_cpu_cli(model, compiled):
     vmfb = _expect_compile(compiled, model, "cpu")
     if vmfb is None:
         return
-    outs = e2e.run_cli(vmfb, e2e.TARGETS["cpu"], model.function, model.inputs(),
-                       len(model.manifest["outputs"]), timeout=120)
+    outs = e2e.run_cli(
+        vmfb, e2e.TARGETS["cpu"], model.function, model.inputs(), len(model.manifest["outputs"]), timeout=120
+    )
     _check_numbers(model, outs, "cpu")
 
 
@@ -171,8 +170,7 @@ FIXED_COMPILE_ERRORS = {"argsort_static", "topk_sampler"}  # sort-drop-unused-re
 
 @pytest.mark.parametrize("model", _params("cpu"))
 def test_fixes_cpu_matches_pytorch(model, compiled):
-    outs = e2e.run_runtime(compiled.get(model, "cpu", fixes=True), e2e.TARGETS["cpu"], model.function,
-                           model.inputs())
+    outs = e2e.run_runtime(compiled.get(model, "cpu", fixes=True), e2e.TARGETS["cpu"], model.function, model.inputs())
     bad = _mismatches(model, outs)
     assert not bad, f"{model.name} with --fixes:\n" + e2e.format_report(bad, "IREE --fixes", "PyTorch")
 
@@ -188,8 +186,7 @@ def test_fixes_gpu_run_matches_pytorch(model, target, compiled, request):
         pytest.skip(f"{target}: {why}")
     if model.slow(target) and not (request.config.getoption("--runslow") or os.environ.get("OPT_PY_RUNSLOW") == "1"):
         pytest.skip(f"slow to compile for {target}: run with --runslow")
-    outs = e2e.run_runtime(compiled.get(model, target, fixes=True), e2e.TARGETS[target], model.function,
-                           model.inputs())
+    outs = e2e.run_runtime(compiled.get(model, target, fixes=True), e2e.TARGETS[target], model.function, model.inputs())
     bad = _mismatches(model, outs)
     assert not bad, f"{model.name} with --fixes on {target}:\n" + e2e.format_report(bad, "IREE --fixes", "PyTorch")
 
@@ -235,4 +232,7 @@ def test_known_failures_are_pinned():
     assert np.all([by_name[n].known("cpu") is None for n in by_name if n != "moe_router"])
     # seen on an H200 (cuda sm_80 code): the attention over a dynamic length, and the router's scatter
     assert [n for n in sorted(by_name) if by_name[n].known("cuda-run") == "wrong"] == [
-        "mha_self", "moe_router", "transformer_encoder"]
+        "mha_self",
+        "moe_router",
+        "transformer_encoder",
+    ]

@@ -12,7 +12,6 @@ numbers (opt-py bundle --family attention --family model).
 
 import numpy as np
 import pytest
-
 from opt_py.iree import e2e
 from opt_py.iree.bundle import corpus_cases
 
@@ -28,17 +27,25 @@ def program(dtype, heads, d, dv, transposed_v, dynamic_q):
     v = f"tensor<{heads}x{dv}x?x{dtype}>" if transposed_v else f"tensor<{heads}x?x{dv}x{dtype}>"
     o = f"tensor<{heads}x{m}x{dv}x{dtype}>"
     vmap = "(d0, d2, d4)" if transposed_v else "(d0, d4, d2)"
-    maps = ", ".join(f"affine_map<(d0, d1, d2, d3, d4) -> {x}>"
-                     for x in ("(d0, d1, d3)", "(d0, d4, d3)", vmap, "()", "(d0, d1, d2)"))
+    maps = ", ".join(
+        f"affine_map<(d0, d1, d2, d3, d4) -> {x}>" for x in ("(d0, d1, d3)", "(d0, d4, d3)", vmap, "()", "(d0, d1, d2)")
+    )
     lines = [f"func.func @main(%q: {q}, %k: {k}, %v: {v}) -> {o} {{"]
     size = ""
     if dynamic_q:
         lines += ["  %c1 = arith.constant 1 : index", f"  %m = tensor.dim %q, %c1 : {q}"]
         size = "%m"
-    lines += [f"  %s = arith.constant {1 / np.sqrt(d):.6f} : {dtype}", f"  %e = tensor.empty({size}) : {o}",
-              f"  %r = iree_linalg_ext.attention <indexing_maps = [{maps}]> ins(%q, %k, %v, %s : {q}, {k}, {v}, "
-              f"{dtype}) outs(%e : {o}) {{", "  ^bb0(%a: f32):", "    iree_linalg_ext.yield %a : f32",
-              f"  }} -> {o}", f"  return %r : {o}", "}"]
+    lines += [
+        f"  %s = arith.constant {1 / np.sqrt(d):.6f} : {dtype}",
+        f"  %e = tensor.empty({size}) : {o}",
+        f"  %r = iree_linalg_ext.attention <indexing_maps = [{maps}]> ins(%q, %k, %v, %s : {q}, {k}, {v}, "
+        f"{dtype}) outs(%e : {o}) {{",
+        "  ^bb0(%a: f32):",
+        "    iree_linalg_ext.yield %a : f32",
+        f"  }} -> {o}",
+        f"  return %r : {o}",
+        "}",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -53,8 +60,9 @@ def assert_masked(path_or_text, flags=None):
         if "\n" in path_or_text:
             path = f"{d}/p.mlir"
             open(path, "w").write(path_or_text)
-        res = compile_with_injections(path, list(flags or CPU.compile_flags), [Injection.parse(PASS)],
-                                      compile_to="dispatch-creation")
+        res = compile_with_injections(
+            path, list(flags or CPU.compile_flags), [Injection.parse(PASS)], compile_to="dispatch-creation"
+        )
     assert res.ok, res.messages
     text = res.output.decode()
     assert "iree_linalg_ext.attention" in text and "tensor<?xf32>) outs(" in text
@@ -69,8 +77,12 @@ def reference(q, k, v, transposed_v):
     return np.einsum("hmn,hnd->hmd", p / p.sum(-1, keepdims=True), v)
 
 
-CASES = [(seed, dtype, transposed_v, dynamic_q) for seed, (dtype, transposed_v, dynamic_q) in enumerate(
-    [("f32", False, True), ("f32", True, True), ("f16", False, False), ("f32", True, False), ("f16", True, True)])]
+CASES = [
+    (seed, dtype, transposed_v, dynamic_q)
+    for seed, (dtype, transposed_v, dynamic_q) in enumerate(
+        [("f32", False, True), ("f32", True, True), ("f16", False, False), ("f32", True, False), ("f16", True, True)]
+    )
+]
 
 
 @pytest.mark.parametrize("seed,dtype,transposed_v,dynamic_q", CASES)

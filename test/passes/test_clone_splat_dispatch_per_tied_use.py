@@ -9,7 +9,6 @@ beside opt-py's.
 
 import numpy as np
 import pytest
-
 from opt_py.cases import scatter as sc
 
 SAMPLE = range(8, 28)

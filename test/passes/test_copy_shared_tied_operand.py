@@ -10,7 +10,6 @@ reader's clone). Programs are compiled with every fix (``opt-py compile
 
 import numpy as np
 import pytest
-
 from opt_py.cases import scatter as sc
 
 PASS = "copy-shared-tied-operand"
@@ -78,7 +77,13 @@ def test_minimal_value_returned_through_reshape():
     """`like + 1` (5x2, static), scattered into in place and returned, beside an
     independent fill and scatter: stock returns it with the scatter's writes."""
     S = sc.Scatter
-    case = sc.Case(312, "f32", (5, 2), (False, False),
-                   (S("index_put", "plus1", 0.0, 0, None), S("index_put", "fill", -2.0, 0, None)), ("s0", "d0", "s1"))
+    case = sc.Case(
+        312,
+        "f32",
+        (5, 2),
+        (False, False),
+        (S("index_put", "plus1", 0.0, 0, None), S("index_put", "fill", -2.0, 0, None)),
+        ("s0", "d0", "s1"),
+    )
     assert sc.run(case, with_pass=False) == "wrong", "stock IREE changed: update the docs"
     assert sc.run(case, with_pass=PASS) == "ok"

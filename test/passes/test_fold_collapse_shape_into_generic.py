@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from opt_py import run_pipeline
 from opt_py.cases import fold_collapse_shape_into_generic as cg
 from opt_py.iree import e2e
@@ -45,14 +44,18 @@ def _same(a, b) -> bool:
 # 1. Random generics, original vs rewritten, by numbers
 # --------------------------------------------------------------------------
 
+
 def test_random_generics_fold_and_keep_their_numbers(tmp_path):
     cases = cg.random_cases()
     stats = cg.fold_stats(cases)
     text = cg.module([c.text for c in cases])
     original = _compile_and_run(tmp_path, "original", text, cases)
     folded = _compile_and_run(tmp_path, "folded", run_pipeline(text, PASS), cases)
-    bad = [c.name + "\n" + c.text + "\n" + e2e.format_report(e2e.compare(folded[c.name], original[c.name]))
-           for c in cases if not _same(folded[c.name], original[c.name])]
+    bad = [
+        c.name + "\n" + c.text + "\n" + e2e.format_report(e2e.compare(folded[c.name], original[c.name]))
+        for c in cases
+        if not _same(folded[c.name], original[c.name])
+    ]
     assert not bad, "\n\n".join(bad)
     # The figures docs/passes/fold-collapse-shape-into-generic.md gives
     # (tools/bench_collapse_generic.py prints them): 30 fold, 18 refused.
@@ -90,7 +93,9 @@ def test_random_generics_fold_and_keep_their_numbers(tmp_path):
 
 SMALL = dict(N=2, H=4, W=6, G=3, C=4, F=5, KH=1, KW=3, PH=0, PW=1)
 ISSUE = dict(N=128, H=24, W=48, G=3, C=128, F=128, KH=1, KW=3, PH=0, PW=1)
-SINGLE_DISPATCH = "--iree-preprocessing-pass-pipeline=builtin.module(util.func(iree-preprocessing-make-single-dispatch))"
+SINGLE_DISPATCH = (
+    "--iree-preprocessing-pass-pipeline=builtin.module(util.func(iree-preprocessing-make-single-dispatch))"
+)
 NESTED = "hal.executable(hal.executable.variant(builtin.module(func.func(" + PASS + "))))"
 INJECTIONS = {
     "stock": None,
@@ -112,14 +117,14 @@ def grouped_conv_input_grad(N, H, W, G, C, F, KH, KW, PH, PW, form="conv", t="f3
     held it in the failing dispatch: an im2col generic and the flipped filter,
     each collapsed to (..., G, F*KH*KW), feeding a GEMM generic
     (``generic -> collapse_shape -> generic``)."""
-    OH, OW = H + 2*PH - KH + 1, W + 2*PW - KW + 1
+    OH, OW = H + 2 * PH - KH + 1, W + 2 * PW - KW + 1
     qh, qw = KH - 1 - PH, KW - 1 - PW
-    HP, WP = OH + 2*qh, OW + 2*qw
+    HP, WP = OH + 2 * qh, OW + 2 * qw
     K = F * KH * KW
-    s = f"""func.func @conv_input_grad(%dy: tensor<{N}x{OH}x{OW}x{G*F}x{t}>, %w: tensor<{G*F}x{KH}x{KW}x{C}x{t}>) -> tensor<{N}x{H}x{W}x{G*C}x{t}> {{
+    s = f"""func.func @conv_input_grad(%dy: tensor<{N}x{OH}x{OW}x{G * F}x{t}>, %w: tensor<{G * F}x{KH}x{KW}x{C}x{t}>) -> tensor<{N}x{H}x{W}x{G * C}x{t}> {{
   %zero = arith.constant 0.0 : {t}
-  %dy5 = tensor.expand_shape %dy [[0], [1], [2], [3, 4]] output_shape [{N}, {OH}, {OW}, {G}, {F}] : tensor<{N}x{OH}x{OW}x{G*F}x{t}> into tensor<{N}x{OH}x{OW}x{G}x{F}x{t}>
-  %w5 = tensor.expand_shape %w [[0, 1], [2], [3], [4]] output_shape [{G}, {F}, {KH}, {KW}, {C}] : tensor<{G*F}x{KH}x{KW}x{C}x{t}> into tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>
+  %dy5 = tensor.expand_shape %dy [[0], [1], [2], [3, 4]] output_shape [{N}, {OH}, {OW}, {G}, {F}] : tensor<{N}x{OH}x{OW}x{G * F}x{t}> into tensor<{N}x{OH}x{OW}x{G}x{F}x{t}>
+  %w5 = tensor.expand_shape %w [[0, 1], [2], [3], [4]] output_shape [{G}, {F}, {KH}, {KW}, {C}] : tensor<{G * F}x{KH}x{KW}x{C}x{t}> into tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>
   %wfe = tensor.empty() : tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>
   %wf = linalg.generic {{indexing_maps = [affine_map<(g, f, kh, kw, c) -> (g, f, kh, kw, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}} outs(%wfe : tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>) {{
   ^bb0(%o: {t}):
@@ -128,8 +133,8 @@ def grouped_conv_input_grad(N, H, W, G, C, F, KH, KW, PH, PW, form="conv", t="f3
     %kh = linalg.index 2 : index
     %kw = linalg.index 3 : index
     %c = linalg.index 4 : index
-    %mh = arith.constant {KH-1} : index
-    %mw = arith.constant {KW-1} : index
+    %mh = arith.constant {KH - 1} : index
+    %mw = arith.constant {KW - 1} : index
     %rh = arith.subi %mh, %kh : index
     %rw = arith.subi %mw, %kw : index
     %v = tensor.extract %w5[%g, %f, %rh, %rw, %c] : tensor<{G}x{F}x{KH}x{KW}x{C}x{t}>
@@ -165,8 +170,8 @@ def grouped_conv_input_grad(N, H, W, G, C, F, KH, KW, PH, PW, form="conv", t="f3
     linalg.yield %r : {t}
   }} -> tensor<{N}x{H}x{W}x{G}x{C}x{t}>
 """
-    s += f"""  %dx = tensor.collapse_shape %dx5 [[0], [1], [2], [3, 4]] : tensor<{N}x{H}x{W}x{G}x{C}x{t}> into tensor<{N}x{H}x{W}x{G*C}x{t}>
-  return %dx : tensor<{N}x{H}x{W}x{G*C}x{t}>
+    s += f"""  %dx = tensor.collapse_shape %dx5 [[0], [1], [2], [3, 4]] : tensor<{N}x{H}x{W}x{G}x{C}x{t}> into tensor<{N}x{H}x{W}x{G * C}x{t}>
+  return %dx : tensor<{N}x{H}x{W}x{G * C}x{t}>
 }}
 """
     return s
@@ -182,8 +187,8 @@ def grouped_conv_reference(dy, w, N, H, W, G, C, F, KH, KW, PH, PW):
     dxp = np.zeros((N, H + 2 * PH, W + 2 * PW, G, C))
     for kh in range(KH):
         for kw in range(KW):
-            dxp[:, kh:kh + OH, kw:kw + OW] += np.einsum("nhwgf,gfc->nhwgc", dy5, w5[:, :, kh, kw, :])
-    return dxp[:, PH:PH + H, PW:PW + W].reshape(N, H, W, G * C).astype(np.float32)
+            dxp[:, kh : kh + OH, kw : kw + OW] += np.einsum("nhwgf,gfc->nhwgc", dy5, w5[:, :, kh, kw, :])
+    return dxp[:, PH : PH + H, PW : PW + W].reshape(N, H, W, G * C).astype(np.float32)
 
 
 def generic_reshape_sites(text: str) -> int:
@@ -212,13 +217,22 @@ def _compile_grouped_conv(tmp_path, form, sizes, target, injection, flags=(), co
     path.write_text(grouped_conv_input_grad(**sizes, form=form))
     dumps = tmp_path / f"phases-{injection}-{compile_to}"
     inject = [Injection.parse(INJECTIONS[injection])] if INJECTIONS[injection] else []
-    result = compile_with_injections(str(path), [*target.compile_flags, *flags], inject, dump_dir=str(dumps),
-                                     compile_to=compile_to, output_ir=compile_to is not None)
+    result = compile_with_injections(
+        str(path),
+        [*target.compile_flags, *flags],
+        inject,
+        dump_dir=str(dumps),
+        compile_to=compile_to,
+        output_ir=compile_to is not None,
+    )
     assert result.ok, f"{form}, {injection}:\n" + "\n".join(result.messages)
     sites = {}
     for before in sorted(dumps.glob("*-before.mlir")) if dumps.exists() else []:
         after = before.with_name(before.name.replace("-before", "-after"))
-        sites[before.name[3:-12]] = (generic_reshape_sites(before.read_text()), generic_reshape_sites(after.read_text()))
+        sites[before.name[3:-12]] = (
+            generic_reshape_sites(before.read_text()),
+            generic_reshape_sites(after.read_text()),
+        )
     return result.output, sites
 
 
@@ -260,8 +274,9 @@ def test_grouped_conv_input_gradient_fits_gpu_workgroup_memory(form, target, tmp
         flags = [SINGLE_DISPATCH, f"--iree-hal-dump-executable-intermediates-to={dump}"]
         vmfb, sites[injection] = _compile_grouped_conv(tmp_path, form, ISSUE, e2e.TARGETS[target], injection, flags)
         assert len(vmfb) > 0
-        targets_ir, _ = _compile_grouped_conv(tmp_path, form, ISSUE, e2e.TARGETS[target], injection, flags[:1],
-                                              compile_to="executable-targets")
+        targets_ir, _ = _compile_grouped_conv(
+            tmp_path, form, ISSUE, e2e.TARGETS[target], injection, flags[:1], compile_to="executable-targets"
+        )
         assert b"hal.executable.export" in targets_ir and any(dump.iterdir()), "nothing to measure"
         used[injection] = e2e.workgroup_memory_bytes(dump, targets_ir.decode())
     print(f"{form} {target}: workgroup memory bytes {used}, sites {sites['input']}")
@@ -281,7 +296,8 @@ def test_workgroup_memory_measure_sees_both_kinds(tmp_path):
         "  %z = tensor.empty() : tensor<512x512xf32>\n  %c = arith.constant 0.0 : f32\n"
         "  %f = linalg.fill ins(%c : f32) outs(%z : tensor<512x512xf32>) -> tensor<512x512xf32>\n"
         "  %m = linalg.matmul ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>) "
-        "outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>\n  return %m : tensor<512x512xf32>\n}\n")
+        "outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>\n  return %m : tensor<512x512xf32>\n}\n"
+    )
     for target in ("rocm", "cuda"):
         dump = tmp_path / f"dump-{target}"
         flags = [*e2e.TARGETS[target].compile_flags, f"--iree-hal-dump-executable-intermediates-to={dump}"]
@@ -318,8 +334,12 @@ def test_expand_mirror_agrees_with_iree_sink_reshapes(tmp_path):
     original = _compile_and_run(tmp_path, "original", text, cases)
     ours = _compile_and_run(tmp_path, "ours", run_pipeline(text, PASS), cases)
     theirs = _compile_and_run(tmp_path, "theirs", run_pipeline(text, CXX), cases)
-    bad = [f"{c.name} ({who})\n{c.text}" for c in cases for who, got in (("opt-py", ours), ("C++", theirs))
-           if not _same(got[c.name], original[c.name])]
+    bad = [
+        f"{c.name} ({who})\n{c.text}"
+        for c in cases
+        for who, got in (("opt-py", ours), ("C++", theirs))
+        if not _same(got[c.name], original[c.name])
+    ]
     assert not bad, "\n\n".join(bad)
     # The figures the doc gives (tools/bench_collapse_generic.py prints them).
     assert (counts["both"], len(counts["only opt-py"]), len(counts["only C++"])) == (10, 1, 0), counts

@@ -8,7 +8,6 @@ failures beside opt-py's.
 """
 
 import pytest
-
 from opt_py.cases import fold_collapse_shape_into_store as rs
 
 SAMPLE = range(0, 16)
@@ -41,7 +40,8 @@ def test_stock_fails_and_pass_fixes(seed):
     case = rs.random_case(seed)
     stock = rs.run(case, with_pass=False)
     assert stock.startswith(STOCK_WRONG[seed]), (
-        f"stock IREE now gives '{stock}' on {case.describe()}: update STOCK_WRONG and the README")
+        f"stock IREE now gives '{stock}' on {case.describe()}: update STOCK_WRONG and the README"
+    )
     assert rs.run(case, with_pass=True) == "ok", case.describe()
 
 
@@ -120,14 +120,14 @@ def test_expand_of_whole_load_matches_numpy(tmp_path):
     """The mirror fold: an expand_shape of a whole-binding load, folded at
     executable-sources (checked on the IR), and the numbers equal numpy."""
     import numpy as np
-
     from opt_py.iree import e2e
     from opt_py.iree.phases import compile_with_injections
 
     path = tmp_path / "expand.mlir"
     path.write_text(EXPAND_OF_LOAD)
-    ir_text = compile_with_injections(str(path), list(e2e.TARGETS["cpu"].compile_flags),
-                                      [], compile_to="executable-sources", output_ir=True).output.decode()
+    ir_text = compile_with_injections(
+        str(path), list(e2e.TARGETS["cpu"].compile_flags), [], compile_to="executable-sources", output_ir=True
+    ).output.decode()
     assert "tensor.expand_shape" in ir_text
     from opt_py import run_pipeline
 
@@ -142,8 +142,15 @@ def test_expand_of_whole_load_matches_numpy(tmp_path):
 # stored, collapsed to 64x8192, at column 64 of a binding whose row length is
 # dynamic. opt-py cannot prove the row length a multiple of 64, refuses and
 # guards; stock folds it with a row of 8192 and writes the wrong rows.
-REALISTIC = rs.Case(0, "f32", (64, 128, 64), (False, False, False), ((0,), (1, 2)),
-                    (rs.Dim(64, 0, 0), rs.Dim(8192 + 64, 64, 1, True)), True)
+REALISTIC = rs.Case(
+    0,
+    "f32",
+    (64, 128, 64),
+    (False, False, False),
+    ((0,), (1, 2)),
+    (rs.Dim(64, 0, 0), rs.Dim(8192 + 64, 64, 1, True)),
+    True,
+)
 
 
 def test_realistic_size_stock_wrong_pass_right():

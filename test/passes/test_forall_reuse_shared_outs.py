@@ -37,11 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-
-from opt_py import Pass, register_pass, run_pipeline
+from opt_py import OptPyError, Pass, PipelineFailed, register_pass, run_pipeline
 from opt_py.iree import e2e
-from opt_py import OptPyError
-from opt_py import PipelineFailed
 
 PROGRAM = """
 func.func @f(%a: tensor<64x128xf32>, %b: tensor<64x128xf32>) -> tensor<64x128xf32> {
@@ -145,12 +142,15 @@ def test_numbers_match_numpy(name, tmp_path):
     variants = {
         "without the pass": build(tmp_path, PROGRAM, target),
         "pass on the input program": build(tmp_path, run_pipeline(PROGRAM, PASS), target),
-        "pass after dispatch creation": build(tmp_path, PROGRAM, target,
-                                              inject=(f"executable-sources:{PASS},{CHECK}",)),
+        "pass after dispatch creation": build(
+            tmp_path, PROGRAM, target, inject=(f"executable-sources:{PASS},{CHECK}",)
+        ),
     }
     for label, vmfb in variants.items():
-        for runner, got in (("runtime", e2e.run_runtime(vmfb, target, "f", args)),
-                            ("cli", e2e.run_cli(vmfb, target, "f", args, 1))):
+        for runner, got in (
+            ("runtime", e2e.run_runtime(vmfb, target, "f", args)),
+            ("cli", e2e.run_cli(vmfb, target, "f", args, 1)),
+        ):
             diffs = e2e.compare(got, [want])
             assert all(d.same for d in diffs), f"{label}, {runner}:\n{e2e.format_report(diffs, 'iree', 'numpy')}"
 
@@ -181,10 +181,12 @@ def _tensor(rows, cols):
 def _elementwise(res, ins, out, ty):
     """``res = ins[0] * ins[1] + ins[0]`` over one tile, into ``out``."""
     maps = ", ".join([ID2] * (len(ins) + 1))
-    return (f"      {res} = linalg.generic {{indexing_maps = [{maps}], iterator_types = [\"parallel\", \"parallel\"]}} "
-            f"ins({', '.join(ins)} : {', '.join([ty] * len(ins))}) outs({out} : {ty}) {{\n"
-            f"      ^bb0(%x0: f32, %x1: f32, %z: f32):\n        %p = arith.mulf %x0, %x1 : f32\n"
-            f"        %y = arith.addf %p, %x0 : f32\n        linalg.yield %y : f32\n      }} -> {ty}")
+    return (
+        f'      {res} = linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel", "parallel"]}} '
+        f"ins({', '.join(ins)} : {', '.join([ty] * len(ins))}) outs({out} : {ty}) {{\n"
+        f"      ^bb0(%x0: f32, %x1: f32, %z: f32):\n        %p = arith.mulf %x0, %x1 : f32\n"
+        f"        %y = arith.addf %p, %x0 : f32\n        linalg.yield %y : f32\n      }} -> {ty}"
+    )
 
 
 def random_tiling(rng, index):
@@ -213,18 +215,24 @@ def random_tiling(rng, index):
     ta, tb, t, ts = _tensor(*a_shape), _tensor(*b_shape), _tensor(m, n), _tensor(tm, tn)
     outs = ["%o = %out"] + (["%o2 = %out2"] if twice else [])
     results = ", ".join([t] * len(outs))
-    lines = [f"func.func @h{index}(%a: {ta}, %b: {tb}) -> ({results}) {{",
-             f"  %res:{len(outs)} = flow.dispatch.region -> ({results}) {{",
-             f"    %out = tensor.empty() : {t}", f"    %out2 = tensor.empty() : {t}",
-             f"    %r:{len(outs)} = scf.forall (%i, %j) = (0, 0) to ({m}, {n}) step ({tm}, {tn}) "
-             f"shared_outs({', '.join(outs)}) -> ({results}) {{"]
+    lines = [
+        f"func.func @h{index}(%a: {ta}, %b: {tb}) -> ({results}) {{",
+        f"  %res:{len(outs)} = flow.dispatch.region -> ({results}) {{",
+        f"    %out = tensor.empty() : {t}",
+        f"    %out2 = tensor.empty() : {t}",
+        f"    %r:{len(outs)} = scf.forall (%i, %j) = (0, 0) to ({m}, {n}) step ({tm}, {tn}) "
+        f"shared_outs({', '.join(outs)}) -> ({results}) {{",
+    ]
     tiles = []  # (value, column offset, width)
     if kind == "matmul":
-        lines += [f"      %sa = tensor.extract_slice %a[%i, 0] [{tm}, {k}] [1, 1] : {ta} to {_tensor(tm, k)}",
-                  f"      %sb = tensor.extract_slice %b[0, %j] [{k}, {tn}] [1, 1] : {tb} to {_tensor(k, tn)}",
-                  f"      %e = tensor.empty() : {ts}", "      %zero = arith.constant 0.0 : f32",
-                  f"      %f = linalg.fill ins(%zero : f32) outs(%e : {ts}) -> {ts}",
-                  f"      %g = linalg.matmul ins(%sa, %sb : {_tensor(tm, k)}, {_tensor(k, tn)}) outs(%f : {ts}) -> {ts}"]
+        lines += [
+            f"      %sa = tensor.extract_slice %a[%i, 0] [{tm}, {k}] [1, 1] : {ta} to {_tensor(tm, k)}",
+            f"      %sb = tensor.extract_slice %b[0, %j] [{k}, {tn}] [1, 1] : {tb} to {_tensor(k, tn)}",
+            f"      %e = tensor.empty() : {ts}",
+            "      %zero = arith.constant 0.0 : f32",
+            f"      %f = linalg.fill ins(%zero : f32) outs(%e : {ts}) -> {ts}",
+            f"      %g = linalg.matmul ins(%sa, %sb : {_tensor(tm, k)}, {_tensor(k, tn)}) outs(%f : {ts}) -> {ts}",
+        ]
         tiles.append(("%g", "%j", tn))
         want = a.astype(np.float64) @ b.astype(np.float64)
     else:
@@ -233,27 +241,32 @@ def random_tiling(rng, index):
             lines.append(f"      %j2 = affine.apply affine_map<(d0) -> (d0 + {tn // 2})>(%j)")
         for q, (col, width) in enumerate(halves):
             th = _tensor(tm, width)
-            lines += [f"      %sa{q} = tensor.extract_slice %a[%i, {col}] [{tm}, {width}] [1, 1] : {t} to {th}",
-                      f"      %sb{q} = tensor.extract_slice %b[%i, {col}] [{tm}, {width}] [1, 1] : {t} to {th}",
-                      f"      %e{q} = tensor.empty() : {th}",
-                      _elementwise(f"%g{q}", [f"%sa{q}", f"%sb{q}"], f"%e{q}", th)]
+            lines += [
+                f"      %sa{q} = tensor.extract_slice %a[%i, {col}] [{tm}, {width}] [1, 1] : {t} to {th}",
+                f"      %sb{q} = tensor.extract_slice %b[%i, {col}] [{tm}, {width}] [1, 1] : {t} to {th}",
+                f"      %e{q} = tensor.empty() : {th}",
+                _elementwise(f"%g{q}", [f"%sa{q}", f"%sb{q}"], f"%e{q}", th),
+            ]
             tiles.append((f"%g{q}", col, width))
         want = a.astype(np.float64) * b + a
     lines.append("      scf.forall.in_parallel {")
     for value, col, width in tiles:
-        for o in ("%o", "%o2")[:len(outs)]:
-            lines.append(f"        tensor.parallel_insert_slice {value} into {o}[%i, {col}] [{tm}, {width}] [1, 1] "
-                         f": {_tensor(tm, width)} into {t}")
-    lines += [f"      }}\n    }} {{mapping = {MAPPING}}}",
-              f"    flow.return {', '.join(f'%r#{q}' for q in range(len(outs)))} : {results}\n  }}",
-              f"  return {', '.join(f'%res#{q}' for q in range(len(outs)))} : {results}\n}}"]
+        for o in ("%o", "%o2")[: len(outs)]:
+            lines.append(
+                f"        tensor.parallel_insert_slice {value} into {o}[%i, {col}] [{tm}, {width}] [1, 1] "
+                f": {_tensor(tm, width)} into {t}"
+            )
+    lines += [
+        f"      }}\n    }} {{mapping = {MAPPING}}}",
+        f"    flow.return {', '.join(f'%r#{q}' for q in range(len(outs)))} : {results}\n  }}",
+        f"  return {', '.join(f'%res#{q}' for q in range(len(outs)))} : {results}\n}}",
+    ]
     return "\n".join(lines) + "\n", [a, b], [want.astype(np.float32)] * len(outs), not twice
 
 
 def empties_in_forall(text) -> dict[str, int]:
     """Per function: tensor.empty ops directly in an scf.forall body."""
     from iree.compiler import ir
-
     from opt_py.run.engine import make_context
 
     counts = {}
@@ -296,9 +309,11 @@ def test_random_tilings(tmp_path):
     cpu = e2e.TARGETS["cpu"]
     # After dispatch creation too, the pass leaves no tile empty in the loops it should rewrite.
     build(tmp_path, "\n".join(c[0] for c in cases if c[3]), cpu, inject=(f"executable-sources:{PASS},{CHECK}",))
-    variants = {"without the pass": build(tmp_path, text, cpu),
-                "pass on the input program": build(tmp_path, rewritten, cpu),
-                "pass after dispatch creation": build(tmp_path, text, cpu, inject=(f"executable-sources:{PASS}",))}
+    variants = {
+        "without the pass": build(tmp_path, text, cpu),
+        "pass on the input program": build(tmp_path, rewritten, cpu),
+        "pass after dispatch creation": build(tmp_path, text, cpu, inject=(f"executable-sources:{PASS}",)),
+    }
     for i, (src, args, want, _) in enumerate(cases):
         for label, vmfb in variants.items():
             diffs = e2e.compare(e2e.run_runtime(vmfb, cpu, f"h{i}", args), want, rtol=1e-5, atol=1e-5)
@@ -315,20 +330,23 @@ def one_row_tiles(rows, cols):
     tile's unit dim, so a ``tensor.collapse_shape`` sits between the tile and
     its (rank-reducing) insertion."""
     t, tr = _tensor(rows, cols), _tensor(1, cols)
-    return "\n".join([
-        f"func.func @f(%a: {t}, %b: {t}) -> {t} {{",
-        f"  %res = flow.dispatch.region -> ({t}) {{",
-        f"    %out = tensor.empty() : {t}",
-        f"    %r = scf.forall (%i, %j) = (0, 0) to ({rows}, {cols}) step (1, {cols}) shared_outs(%o = %out) -> ({t}) {{",
-        f"      %sa = tensor.extract_slice %a[%i, %j] [1, {cols}] [1, 1] : {t} to {tr}",
-        f"      %sb = tensor.extract_slice %b[%i, %j] [1, {cols}] [1, 1] : {t} to {tr}",
-        f"      %e = tensor.empty() : {tr}",
-        _elementwise("%g", ["%sa", "%sb"], "%e", tr),
-        "      scf.forall.in_parallel {",
-        f"        tensor.parallel_insert_slice %g into %o[%i, %j] [1, {cols}] [1, 1] : {tr} into {t}",
-        f"      }}\n    }} {{mapping = {MAPPING}}}",
-        f"    flow.return %r : {t}\n  }}",
-        f"  return %res : {t}\n}}\n"])
+    return "\n".join(
+        [
+            f"func.func @f(%a: {t}, %b: {t}) -> {t} {{",
+            f"  %res = flow.dispatch.region -> ({t}) {{",
+            f"    %out = tensor.empty() : {t}",
+            f"    %r = scf.forall (%i, %j) = (0, 0) to ({rows}, {cols}) step (1, {cols}) shared_outs(%o = %out) -> ({t}) {{",
+            f"      %sa = tensor.extract_slice %a[%i, %j] [1, {cols}] [1, 1] : {t} to {tr}",
+            f"      %sb = tensor.extract_slice %b[%i, %j] [1, {cols}] [1, 1] : {t} to {tr}",
+            f"      %e = tensor.empty() : {tr}",
+            _elementwise("%g", ["%sa", "%sb"], "%e", tr),
+            "      scf.forall.in_parallel {",
+            f"        tensor.parallel_insert_slice %g into %o[%i, %j] [1, {cols}] [1, 1] : {tr} into {t}",
+            f"      }}\n    }} {{mapping = {MAPPING}}}",
+            f"    flow.return %r : {t}\n  }}",
+            f"  return %res : {t}\n}}\n",
+        ]
+    )
 
 
 def test_one_row_tiles_fit_the_stack(tmp_path):

@@ -16,11 +16,10 @@ the result must equal numpy. A 19-column read puts a partial mask on the
 tail's gather: it must become a vector.maskedload, and the numbers still match.
 Partial masks (constant and not) must stay masked on the IR level.
 """
+
 import numpy as np
 import pytest
-
-from opt_py import OptPyError
-from opt_py import run_pipeline
+from opt_py import OptPyError, run_pipeline
 from opt_py.iree import e2e
 
 
@@ -41,9 +40,9 @@ ZERO_BASED = {
 }
 OFFSET = {
     "step_plus_broadcast": "  %s = vector.step : vector<8xindex>\n  %b = vector.broadcast %k : index to vector<8xindex>\n"
-                           "  %idx = arith.addi %s, %b : vector<8xindex>",
+    "  %idx = arith.addi %s, %b : vector<8xindex>",
     "broadcast_plus_step": "  %s = vector.step : vector<8xindex>\n  %b = vector.broadcast %k : index to vector<8xindex>\n"
-                           "  %idx = arith.addi %b, %s : vector<8xindex>",
+    "  %idx = arith.addi %b, %s : vector<8xindex>",
     "constant_range": "  %idx = arith.constant dense<[3, 4, 5, 6, 7, 8, 9, 10]> : vector<8xindex>",
 }
 MASKS = {
@@ -105,13 +104,21 @@ func.func @read(%table: tensor<64x32xf32>, %rows: tensor<4xi32>, %cols: tensor<4
 
 PROGRAMS = {
     # an embedding-style read straight from the table
-    "embedding": (EMBEDDING.replace("%src = SOURCE", "%src = tensor.extract_slice %table[0, 0] [64, 32] [1, 1] "
-                                    ": tensor<64x32xf32> to tensor<64x32xf32>").replace("SRC_TYPE", "tensor<64x32xf32>"),
-                  lambda t, r, c: np.stack([t[a, b:b + 8] for a, b in zip(r, c)])),
+    "embedding": (
+        EMBEDDING.replace(
+            "%src = SOURCE",
+            "%src = tensor.extract_slice %table[0, 0] [64, 32] [1, 1] : tensor<64x32xf32> to tensor<64x32xf32>",
+        ).replace("SRC_TYPE", "tensor<64x32xf32>"),
+        lambda t, r, c: np.stack([t[a, b : b + 8] for a, b in zip(r, c)]),
+    ),
     # a KV-cache-style read out of a slice of the table
-    "sliced": (EMBEDDING.replace("%src = SOURCE", "%src = tensor.extract_slice %table[16, 8] [32, 24] [1, 1] "
-                                 ": tensor<64x32xf32> to tensor<32x24xf32>").replace("SRC_TYPE", "tensor<32x24xf32>"),
-               lambda t, r, c: np.stack([t[16 + a, 8 + b:8 + b + 8] for a, b in zip(r, c)])),
+    "sliced": (
+        EMBEDDING.replace(
+            "%src = SOURCE",
+            "%src = tensor.extract_slice %table[16, 8] [32, 24] [1, 1] : tensor<64x32xf32> to tensor<32x24xf32>",
+        ).replace("SRC_TYPE", "tensor<32x24xf32>"),
+        lambda t, r, c: np.stack([t[16 + a, 8 + b : 8 + b + 8] for a, b in zip(r, c)]),
+    ),
 }
 PASSES = "gather-to-load,fold-subview-into-gather"
 # Where the passes can prove a rewrite keeps the meaning. On CPU the sliced read
@@ -119,13 +126,20 @@ PASSES = "gather-to-load,fold-subview-into-gather"
 # the slice into the next, which is not the next row of the source, so both
 # passes leave it (and the numbers must still be right). On GPU each thread
 # reads one lane, whose position maps exactly.
-REWRITTEN = {("cpu", "embedding"): True, ("cpu", "sliced"): False,
-             ("cuda", "embedding"): True, ("cuda", "sliced"): True,
-             ("rocm", "embedding"): True, ("rocm", "sliced"): True}
+REWRITTEN = {
+    ("cpu", "embedding"): True,
+    ("cpu", "sliced"): False,
+    ("cuda", "embedding"): True,
+    ("cuda", "sliced"): True,
+    ("rocm", "embedding"): True,
+    ("rocm", "sliced"): True,
+}
 CHECK = "test-expect-absent{op=vector.gather}"
-POINT = {"cpu": "after:iree-codegen-iree-comprehensive-bufferize",
-         "cuda": "before:iree-codegen-fold-memref-alias-ops",
-         "rocm": "before:iree-codegen-fold-memref-alias-ops"}
+POINT = {
+    "cpu": "after:iree-codegen-iree-comprehensive-bufferize",
+    "cuda": "before:iree-codegen-fold-memref-alias-ops",
+    "rocm": "before:iree-codegen-fold-memref-alias-ops",
+}
 
 
 def inputs(name):
@@ -154,8 +168,7 @@ def test_gathers_become_loads_and_numbers_match(name, run_target, tmp_path):
         vmfb = build(tmp_path, name, run_target, PASSES)
     args = inputs(name)
     want = PROGRAMS[name][1](*args)
-    for got in (e2e.run_runtime(vmfb, run_target, "read", args)[0],
-                e2e.run_cli(vmfb, run_target, "read", args, 1)[0]):
+    for got in (e2e.run_runtime(vmfb, run_target, "read", args)[0], e2e.run_cli(vmfb, run_target, "read", args, 1)[0]):
         np.testing.assert_array_equal(got, want)
 
 
@@ -169,9 +182,14 @@ def test_gpu_codegen_has_no_gather_before_alias_folding(name, gpu_compile_target
 
 # 19 columns: the CPU vectorizer reads them in vectors of 16, so the second
 # vector's gather has a partial mask (vector.create_mask of the 3 lanes left).
-TAIL = EMBEDDING.replace("4x8", "4x19").replace(
-    "%src = SOURCE", "%src = tensor.extract_slice %table[0, 0] [64, 32] [1, 1] "
-    ": tensor<64x32xf32> to tensor<64x32xf32>").replace("SRC_TYPE", "tensor<64x32xf32>")
+TAIL = (
+    EMBEDDING.replace("4x8", "4x19")
+    .replace(
+        "%src = SOURCE",
+        "%src = tensor.extract_slice %table[0, 0] [64, 32] [1, 1] : tensor<64x32xf32> to tensor<64x32xf32>",
+    )
+    .replace("SRC_TYPE", "tensor<64x32xf32>")
+)
 
 
 def test_partially_masked_gathers_become_masked_loads_and_numbers_match(tmp_path):
@@ -198,9 +216,11 @@ def test_partially_masked_gathers_become_masked_loads_and_numbers_match(tmp_path
     rng = np.random.default_rng(7)
     table = rng.standard_normal((64, 32)).astype(np.float32)
     rows, cols = np.array([3, 63, 0, 17], np.int32), np.array([0, 13, 5, 11], np.int32)
-    want = np.stack([table[a, b:b + 19] for a, b in zip(rows, cols)])
-    for got in (e2e.run_runtime(vmfb, cpu, "read", [table, rows, cols])[0],
-                e2e.run_cli(vmfb, cpu, "read", [table, rows, cols], 1)[0]):
+    want = np.stack([table[a, b : b + 19] for a, b in zip(rows, cols)])
+    for got in (
+        e2e.run_runtime(vmfb, cpu, "read", [table, rows, cols])[0],
+        e2e.run_cli(vmfb, cpu, "read", [table, rows, cols], 1)[0],
+    ):
         np.testing.assert_array_equal(got, want)
 
 

@@ -44,7 +44,6 @@ import random
 import ml_dtypes
 import numpy as np
 import pytest
-
 from opt_py import OptPyError, run_pipeline
 from opt_py.iree import e2e
 
@@ -177,8 +176,9 @@ def assert_close(got, want, rtol, atol, what):
     got, want = np.asarray(got).astype(np.float64), np.asarray(want).astype(np.float64)
     assert got.shape == want.shape, f"{what}: shape {got.shape} vs {want.shape}"
     bad = ~np.isclose(got, want, rtol=rtol, atol=atol)
-    assert not bad.any(), (f"{what}: {bad.sum()}/{bad.size} differ, max abs "
-                           f"{np.max(np.abs(got - want)):.3g} (rtol {rtol}, atol {atol})")
+    assert not bad.any(), (
+        f"{what}: {bad.sum()}/{bad.size} differ, max abs {np.max(np.abs(got - want)):.3g} (rtol {rtol}, atol {atol})"
+    )
 
 
 def np_softmax(x, axis):
@@ -209,11 +209,21 @@ def check_program(text, inputs, reference, precision, tmp_path, name, out_dtype)
 
 def prog_softmax_mul():
     t = ttype([4, 33], "f32")
-    text = (f"func.func @main(%x: {t}, %w: {t}) -> {t} {{\n" + empty("%e", [4, 33], "f32", {})
-            + softmax("%s", "%x", t, 1, "%e")
-            + generic("%m", [("%s", t, "f32", (0, 1)), ("%w", t, "f32", (0, 1))], "%e", t, "f32", 2,
-                      ["%y = arith.mulf %a0, %a1 : f32"])
-            + f"  return %m : {t}\n}}\n")
+    text = (
+        f"func.func @main(%x: {t}, %w: {t}) -> {t} {{\n"
+        + empty("%e", [4, 33], "f32", {})
+        + softmax("%s", "%x", t, 1, "%e")
+        + generic(
+            "%m",
+            [("%s", t, "f32", (0, 1)), ("%w", t, "f32", (0, 1))],
+            "%e",
+            t,
+            "f32",
+            2,
+            ["%y = arith.mulf %a0, %a1 : f32"],
+        )
+        + f"  return %m : {t}\n}}\n"
+    )
     rng = np.random.default_rng(1)
     x, w = (rng.standard_normal((4, 33)).astype(np.float32) * 3 for _ in range(2))
     ref = np_softmax(x.astype(np.float64), 1) * w
@@ -222,13 +232,23 @@ def prog_softmax_mul():
 
 def prog_softmax_bias_truncf():
     t, t16, tb = ttype([5, 16], "f32"), ttype([5, 16], "f16"), ttype([16], "f32")
-    text = (f"func.func @main(%x: {t}, %b: {tb}) -> {t16} {{\n" + empty("%e", [5, 16], "f32", {})
-            + empty("%e16", [5, 16], "f16", {}) + softmax("%s", "%x", t, 1, "%e")
-            + generic("%a", [("%s", t, "f32", (0, 1)), ("%b", tb, "f32", (1,))], "%e", t, "f32", 2,
-                      ["%y = arith.addf %a0, %a1 : f32"])
-            + generic("%t", [("%a", t, "f32", (0, 1))], "%e16", t16, "f16", 2,
-                      ["%y = arith.truncf %a0 : f32 to f16"])
-            + f"  return %t : {t16}\n}}\n")
+    text = (
+        f"func.func @main(%x: {t}, %b: {tb}) -> {t16} {{\n"
+        + empty("%e", [5, 16], "f32", {})
+        + empty("%e16", [5, 16], "f16", {})
+        + softmax("%s", "%x", t, 1, "%e")
+        + generic(
+            "%a",
+            [("%s", t, "f32", (0, 1)), ("%b", tb, "f32", (1,))],
+            "%e",
+            t,
+            "f32",
+            2,
+            ["%y = arith.addf %a0, %a1 : f32"],
+        )
+        + generic("%t", [("%a", t, "f32", (0, 1))], "%e16", t16, "f16", 2, ["%y = arith.truncf %a0 : f32 to f16"])
+        + f"  return %t : {t16}\n}}\n"
+    )
     rng = np.random.default_rng(2)
     x, b = rng.standard_normal((5, 16)).astype(np.float32), rng.standard_normal(16).astype(np.float32)
     ref = (np_softmax(x.astype(np.float64), 1) + b).astype(np.float16)
@@ -237,11 +257,21 @@ def prog_softmax_bias_truncf():
 
 def prog_dim0_3d():
     t, ty = ttype([6, 5, 7], "f32"), ttype([5, 7], "f32")
-    text = (f"func.func @main(%x: {t}, %v: {ty}) -> {t} {{\n" + empty("%e", [6, 5, 7], "f32", {})
-            + softmax("%s", "%x", t, 0, "%e")
-            + generic("%m", [("%s", t, "f32", (0, 1, 2)), ("%v", ty, "f32", (1, 2))], "%e", t, "f32", 3,
-                      ["%y = arith.mulf %a0, %a1 : f32"])
-            + f"  return %m : {t}\n}}\n")
+    text = (
+        f"func.func @main(%x: {t}, %v: {ty}) -> {t} {{\n"
+        + empty("%e", [6, 5, 7], "f32", {})
+        + softmax("%s", "%x", t, 0, "%e")
+        + generic(
+            "%m",
+            [("%s", t, "f32", (0, 1, 2)), ("%v", ty, "f32", (1, 2))],
+            "%e",
+            t,
+            "f32",
+            3,
+            ["%y = arith.mulf %a0, %a1 : f32"],
+        )
+        + f"  return %m : {t}\n}}\n"
+    )
     rng = np.random.default_rng(3)
     x, v = rng.standard_normal((6, 5, 7)).astype(np.float32), rng.standard_normal((5, 7)).astype(np.float32)
     ref = np_softmax(x.astype(np.float64), 0) * v
@@ -252,13 +282,16 @@ def prog_dynamic():
     shape = [None, None]
     t, t16 = ttype(shape, "f32"), ttype(shape, "f16")
     dims, sizes = empties(shape, "%x", t)
-    text = (f"func.func @main(%x: {t}) -> {t16} {{\n  %half = arith.constant 0.5 : f32\n" + dims
-            + empty("%e", shape, "f32", sizes) + empty("%e16", shape, "f16", sizes)
-            + generic("%p", [("%x", t, "f32", (0, 1))], "%e", t, "f32", 2, ["%y = arith.mulf %a0, %half : f32"])
-            + softmax("%s", "%p", t, 1, "%e")
-            + generic("%t", [("%s", t, "f32", (0, 1))], "%e16", t16, "f16", 2,
-                      ["%y = arith.truncf %a0 : f32 to f16"])
-            + f"  return %t : {t16}\n}}\n")
+    text = (
+        f"func.func @main(%x: {t}) -> {t16} {{\n  %half = arith.constant 0.5 : f32\n"
+        + dims
+        + empty("%e", shape, "f32", sizes)
+        + empty("%e16", shape, "f16", sizes)
+        + generic("%p", [("%x", t, "f32", (0, 1))], "%e", t, "f32", 2, ["%y = arith.mulf %a0, %half : f32"])
+        + softmax("%s", "%p", t, 1, "%e")
+        + generic("%t", [("%s", t, "f32", (0, 1))], "%e16", t16, "f16", 2, ["%y = arith.truncf %a0 : f32 to f16"])
+        + f"  return %t : {t16}\n}}\n"
+    )
     x = np.random.default_rng(4).standard_normal((5, 9)).astype(np.float32) * 4
     ref = np_softmax(x.astype(np.float64) * 0.5, 1).astype(np.float16)
     return text, [x], ref, "f16", np.float16
@@ -266,31 +299,75 @@ def prog_dynamic():
 
 def prog_group_norm(groups=4, n=64):
     """f16 in, extf, mean, centred variance, (x - mean) * rstd * gamma + beta, truncf."""
-    t16, t, ts, tg = (ttype([groups, n], "f16"), ttype([groups, n], "f32"), ttype([groups], "f32"),
-                      ttype([n], "f32"))
+    t16, t, ts, tg = (ttype([groups, n], "f16"), ttype([groups, n], "f32"), ttype([groups], "f32"), ttype([n], "f32"))
     row, ident = (0,), (0, 1)
     text = (
         f"func.func @main(%x16: {t16}, %g: {tg}, %b: {tg}) -> {t16} {{\n"
         f"  %zero = arith.constant 0.0 : f32\n  %n = arith.constant {float(n)} : f32\n"
         f"  %eps = arith.constant 1.0e-5 : f32\n"
-        + empty("%e1", [groups], "f32", {}) + empty("%e2", [groups, n], "f32", {})
+        + empty("%e1", [groups], "f32", {})
+        + empty("%e2", [groups, n], "f32", {})
         + empty("%e3", [groups, n], "f16", {})
         + f"  %z = linalg.fill ins(%zero : f32) outs(%e1 : {ts}) -> {ts}\n"
         + generic("%x", [("%x16", t16, "f16", ident)], "%e2", t, "f32", 2, ["%y = arith.extf %a0 : f16 to f32"])
-        + generic("%sum", [("%x", t, "f32", ident)], "%z", ts, "f32", 2, ["%y = arith.addf %a0, %o : f32"],
-                  ["parallel", "reduction"])
+        + generic(
+            "%sum",
+            [("%x", t, "f32", ident)],
+            "%z",
+            ts,
+            "f32",
+            2,
+            ["%y = arith.addf %a0, %o : f32"],
+            ["parallel", "reduction"],
+        )
         + generic("%mean", [("%sum", ts, "f32", (0,))], "%e1", ts, "f32", 1, ["%y = arith.divf %a0, %n : f32"])
-        + generic("%cen", [("%x", t, "f32", ident), ("%mean", ts, "f32", row)], "%e2", t, "f32", 2,
-                  ["%y = arith.subf %a0, %a1 : f32"])
+        + generic(
+            "%cen",
+            [("%x", t, "f32", ident), ("%mean", ts, "f32", row)],
+            "%e2",
+            t,
+            "f32",
+            2,
+            ["%y = arith.subf %a0, %a1 : f32"],
+        )
         + generic("%sq", [("%cen", t, "f32", ident)], "%e2", t, "f32", 2, ["%y = arith.mulf %a0, %a0 : f32"])
-        + generic("%vs", [("%sq", t, "f32", ident)], "%z", ts, "f32", 2, ["%y = arith.addf %a0, %o : f32"],
-                  ["parallel", "reduction"])
-        + generic("%rstd", [("%vs", ts, "f32", (0,))], "%e1", ts, "f32", 1,
-                  ["%v = arith.divf %a0, %n : f32", "%p = arith.addf %v, %eps : f32", "%y = math.rsqrt %p : f32"])
-        + generic("%norm", [("%cen", t, "f32", ident), ("%rstd", ts, "f32", row)], "%e2", t, "f32", 2,
-                  ["%y = arith.mulf %a0, %a1 : f32"])
-        + generic("%aff", [("%norm", t, "f32", ident), ("%g", tg, "f32", (1,)), ("%b", tg, "f32", (1,))], "%e2", t,
-                  "f32", 2, ["%m = arith.mulf %a0, %a1 : f32", "%y = arith.addf %m, %a2 : f32"])
+        + generic(
+            "%vs",
+            [("%sq", t, "f32", ident)],
+            "%z",
+            ts,
+            "f32",
+            2,
+            ["%y = arith.addf %a0, %o : f32"],
+            ["parallel", "reduction"],
+        )
+        + generic(
+            "%rstd",
+            [("%vs", ts, "f32", (0,))],
+            "%e1",
+            ts,
+            "f32",
+            1,
+            ["%v = arith.divf %a0, %n : f32", "%p = arith.addf %v, %eps : f32", "%y = math.rsqrt %p : f32"],
+        )
+        + generic(
+            "%norm",
+            [("%cen", t, "f32", ident), ("%rstd", ts, "f32", row)],
+            "%e2",
+            t,
+            "f32",
+            2,
+            ["%y = arith.mulf %a0, %a1 : f32"],
+        )
+        + generic(
+            "%aff",
+            [("%norm", t, "f32", ident), ("%g", tg, "f32", (1,)), ("%b", tg, "f32", (1,))],
+            "%e2",
+            t,
+            "f32",
+            2,
+            ["%m = arith.mulf %a0, %a1 : f32", "%y = arith.addf %m, %a2 : f32"],
+        )
         + generic("%out", [("%aff", t, "f32", ident)], "%e3", t16, "f16", 2, ["%y = arith.truncf %a0 : f32 to f16"])
         + f"  return %out : {t16}\n}}\n"
     )
@@ -307,11 +384,21 @@ def prog_group_norm(groups=4, n=64):
 def prog_transposed_consumer():
     """A consumer reading the softmax transposed (s[j, i] * w[i, j]): merged through composed maps."""
     t = ttype([8, 8], "f32")
-    text = (f"func.func @main(%x: {t}, %w: {t}) -> {t} {{\n" + empty("%e", [8, 8], "f32", {})
-            + softmax("%s", "%x", t, 1, "%e")
-            + generic("%m", [("%s", t, "f32", (1, 0)), ("%w", t, "f32", (0, 1))], "%e", t, "f32", 2,
-                      ["%y = arith.mulf %a0, %a1 : f32"])
-            + f"  return %m : {t}\n}}\n")
+    text = (
+        f"func.func @main(%x: {t}, %w: {t}) -> {t} {{\n"
+        + empty("%e", [8, 8], "f32", {})
+        + softmax("%s", "%x", t, 1, "%e")
+        + generic(
+            "%m",
+            [("%s", t, "f32", (1, 0)), ("%w", t, "f32", (0, 1))],
+            "%e",
+            t,
+            "f32",
+            2,
+            ["%y = arith.mulf %a0, %a1 : f32"],
+        )
+        + f"  return %m : {t}\n}}\n"
+    )
     rng = np.random.default_rng(6)
     x, w = (rng.standard_normal((8, 8)).astype(np.float32) for _ in range(2))
     ref = np_softmax(x.astype(np.float64), 1).T * w
@@ -324,18 +411,43 @@ def prog_index_read_twice():
     Both reads have the same operands (the 0-d ``c``), so only the
     ``linalg.index`` renumbering tells them apart."""
     t, tr, t0 = ttype([6, 6], "f32"), ttype([6], "f32"), ttype([], "f32")
-    text = (f"func.func @main(%w: {t}, %c: {t0}) -> {tr} {{\n  %z = arith.constant 0.0 : f32\n"
-            "  %ten = arith.constant 10.0 : f32\n"
-            + empty("%e", [6, 6], "f32", {}) + empty("%e1", [6], "f32", {})
-            + f"  %acc = linalg.fill ins(%z : f32) outs(%e1 : {tr}) -> {tr}\n"
-            + generic("%p", [("%c", t0, "f32", ())], "%e", t, "f32", 2,
-                      ["%i = linalg.index 0 : index", "%ii = arith.index_cast %i : index to i32",
-                       "%f = arith.sitofp %ii : i32 to f32", "%y = arith.addf %f, %a0 : f32"])
-            + generic("%r", [("%p", t, "f32", (0, 1)), ("%p", t, "f32", (1, 0)), ("%w", t, "f32", (0, 1))], "%acc",
-                      tr, "f32", 2, ["%m = arith.mulf %a0, %ten : f32", "%s = arith.addf %m, %a1 : f32",
-                                     "%t = arith.mulf %a2, %s : f32", "%y = arith.addf %o, %t : f32"],
-                      ["parallel", "reduction"])
-            + f"  return %r : {tr}\n}}\n")
+    text = (
+        f"func.func @main(%w: {t}, %c: {t0}) -> {tr} {{\n  %z = arith.constant 0.0 : f32\n"
+        "  %ten = arith.constant 10.0 : f32\n"
+        + empty("%e", [6, 6], "f32", {})
+        + empty("%e1", [6], "f32", {})
+        + f"  %acc = linalg.fill ins(%z : f32) outs(%e1 : {tr}) -> {tr}\n"
+        + generic(
+            "%p",
+            [("%c", t0, "f32", ())],
+            "%e",
+            t,
+            "f32",
+            2,
+            [
+                "%i = linalg.index 0 : index",
+                "%ii = arith.index_cast %i : index to i32",
+                "%f = arith.sitofp %ii : i32 to f32",
+                "%y = arith.addf %f, %a0 : f32",
+            ],
+        )
+        + generic(
+            "%r",
+            [("%p", t, "f32", (0, 1)), ("%p", t, "f32", (1, 0)), ("%w", t, "f32", (0, 1))],
+            "%acc",
+            tr,
+            "f32",
+            2,
+            [
+                "%m = arith.mulf %a0, %ten : f32",
+                "%s = arith.addf %m, %a1 : f32",
+                "%t = arith.mulf %a2, %s : f32",
+                "%y = arith.addf %o, %t : f32",
+            ],
+            ["parallel", "reduction"],
+        )
+        + f"  return %r : {tr}\n}}\n"
+    )
     rng = np.random.default_rng(7)
     w, c = rng.standard_normal((6, 6)).astype(np.float32), np.array(0.25, dtype=np.float32)
     i, j = np.meshgrid(np.arange(6), np.arange(6), indexing="ij")
@@ -543,11 +655,21 @@ BOTH_PASSES = (f"global-optimization:{PASS}", "executable-sources:forall-reuse-s
 
 def big_softmax_mul(rows=32, cols=262144):
     t = ttype([rows, cols], "f32")
-    return (f"func.func @main(%x: {t}, %w: {t}) -> {t} {{\n" + empty("%e", [rows, cols], "f32", {})
-            + softmax("%s", "%x", t, 1, "%e")
-            + generic("%m", [("%s", t, "f32", (0, 1)), ("%w", t, "f32", (0, 1))], "%e", t, "f32", 2,
-                      ["%y = arith.mulf %a0, %a1 : f32"])
-            + f"  return %m : {t}\n}}\n")
+    return (
+        f"func.func @main(%x: {t}, %w: {t}) -> {t} {{\n"
+        + empty("%e", [rows, cols], "f32", {})
+        + softmax("%s", "%x", t, 1, "%e")
+        + generic(
+            "%m",
+            [("%s", t, "f32", (0, 1)), ("%w", t, "f32", (0, 1))],
+            "%e",
+            t,
+            "f32",
+            2,
+            ["%y = arith.mulf %a0, %a1 : f32"],
+        )
+        + f"  return %m : {t}\n}}\n"
+    )
 
 
 @pytest.mark.parametrize("target", ["rocm", "cuda"])
@@ -587,8 +709,9 @@ def test_issue_programs_match_numpy(program, target, tmp_path):
     path = tmp_path / f"{program}.mlir"
     path.write_text(text)
     tgt = e2e.TARGETS[target]
-    ours = e2e.run_runtime(e2e.compile_program(str(path), tgt, inject=BOTH_PASSES, extra_flags=[AGGRESSIVE]),
-                           tgt, "main", inputs)[0]
+    ours = e2e.run_runtime(
+        e2e.compile_program(str(path), tgt, inject=BOTH_PASSES, extra_flags=[AGGRESSIVE]), tgt, "main", inputs
+    )[0]
     stock = e2e.run_runtime(e2e.compile_program(str(path), tgt, extra_flags=[AGGRESSIVE]), tgt, "main", inputs)[0]
     assert_close(ours, stock, *e2e.tolerances(ours.dtype), f"{program} on {target}: with the passes vs stock")
     assert_close(ours, ref, *tol, f"{program} on {target}: with the passes vs numpy")
@@ -605,8 +728,10 @@ def test_cpu_code_against_stock(program, same, tmp_path):
     text = big_softmax_mul() if program == "softmax_mul" else prog_group_norm(32, 262144)[0]
     path = tmp_path / f"{program}.mlir"
     path.write_text(text)
-    stock, ours = (e2e.machine_code(str(path), CPU, inject=inject, extra_flags=[AGGRESSIVE])
-                   for inject in ((), (f"global-optimization:{PASS}",)))
+    stock, ours = (
+        e2e.machine_code(str(path), CPU, inject=inject, extra_flags=[AGGRESSIVE])
+        for inject in ((), (f"global-optimization:{PASS}",))
+    )
     assert len(stock) > 100 and any(i.startswith("v") for i in stock)  # vector instructions were read
     assert (stock == ours) is same
 
@@ -650,12 +775,16 @@ def random_norm_case(rng: random.Random, index: int):
     args, inputs = [f"%x: {t_io}"], [x]
     dims, sizes = empties(tshape, "%x", t_io)
     ssizes = {k: sizes[d] for k, d in enumerate(keep) if d in sizes}
-    body = (f"  %zero = arith.constant 0.0 : f32\n  %ninf = arith.constant 0xFF800000 : f32\n"
-            f"  %n = arith.constant {float(n)} : f32\n  %eps = arith.constant 1.0e-5 : f32\n"
-            f"  %two = arith.constant 2.0 : f32\n" + dims
-            + empty("%e", tshape, "f32", sizes) + empty("%es", sshape, "f32", ssizes)
-            + f"  %z = linalg.fill ins(%zero : f32) outs(%es : {ts}) -> {ts}\n"
-            + f"  %zi = linalg.fill ins(%ninf : f32) outs(%es : {ts}) -> {ts}\n")
+    body = (
+        f"  %zero = arith.constant 0.0 : f32\n  %ninf = arith.constant 0xFF800000 : f32\n"
+        f"  %n = arith.constant {float(n)} : f32\n  %eps = arith.constant 1.0e-5 : f32\n"
+        f"  %two = arith.constant 2.0 : f32\n"
+        + dims
+        + empty("%e", tshape, "f32", sizes)
+        + empty("%es", sshape, "f32", ssizes)
+        + f"  %z = linalg.fill ins(%zero : f32) outs(%es : {ts}) -> {ts}\n"
+        + f"  %zi = linalg.fill ins(%ninf : f32) outs(%es : {ts}) -> {ts}\n"
+    )
     ref = x.astype(np.float64)
 
     def par(res, ins, lines):
@@ -687,10 +816,16 @@ def random_norm_case(rng: random.Random, index: int):
         cur, ref = "%p", ref * 2
     elif producer == "position":  # x + (index along dim k): a body with linalg.index
         k = rng.randrange(rank)
-        body += par("%p", [("%x", t, "f32", ident)], [f"%i = linalg.index {k} : index",
-                                                      "%ii = arith.index_cast %i : index to i32",
-                                                      "%fi = arith.sitofp %ii : i32 to f32",
-                                                      "%y = arith.addf %a0, %fi : f32"])
+        body += par(
+            "%p",
+            [("%x", t, "f32", ident)],
+            [
+                f"%i = linalg.index {k} : index",
+                "%ii = arith.index_cast %i : index to i32",
+                "%fi = arith.sitofp %ii : i32 to f32",
+                "%y = arith.addf %a0, %fi : f32",
+            ],
+        )
         cur, ref = "%p", ref + np.arange(shape[k]).reshape([shape[k] if d == k else 1 for d in range(rank)])
     elif producer == "bias":
         bdims = tuple(sorted(rng.sample(range(rank), rng.randint(1, rank))))
@@ -717,14 +852,20 @@ def random_norm_case(rng: random.Random, index: int):
                 body += reduce("%v", "%sq", "%z", ["%y = arith.addf %a0, %o : f32"])
             else:
                 body += reduce("%v", "%c", "%z", ["%q = arith.mulf %a0, %a0 : f32", "%y = arith.addf %q, %o : f32"])
-            body += stat("%r", "%v", ["%w = arith.divf %a0, %n : f32", "%p2 = arith.addf %w, %eps : f32",
-                                      "%y = math.rsqrt %p2 : f32"])
+            body += stat(
+                "%r",
+                "%v",
+                ["%w = arith.divf %a0, %n : f32", "%p2 = arith.addf %w, %eps : f32", "%y = math.rsqrt %p2 : f32"],
+            )
             body += par("%f", [("%c", t, "f32", ident), ("%r", ts, "f32", row)], ["%y = arith.mulf %a0, %a1 : f32"])
-            ref, cur = centred / np.sqrt((centred ** 2).mean(axis=axes, keepdims=True) + 1e-5), "%f"
+            ref, cur = centred / np.sqrt((centred**2).mean(axis=axes, keepdims=True) + 1e-5), "%f"
     else:
         body += reduce("%m1", cur, "%zi", ["%y = arith.maximumf %a0, %o : f32"])
-        body += par("%c", [(cur, t, "f32", ident), ("%m1", ts, "f32", row)],
-                    ["%d = arith.subf %a0, %a1 : f32", "%y = math.exp %d : f32"])
+        body += par(
+            "%c",
+            [(cur, t, "f32", ident), ("%m1", ts, "f32", row)],
+            ["%d = arith.subf %a0, %a1 : f32", "%y = math.exp %d : f32"],
+        )
         body += reduce("%s2", "%c", "%z", ["%y = arith.addf %a0, %o : f32"])
         body += par("%f", [("%c", t, "f32", ident), ("%s2", ts, "f32", row)], ["%y = arith.divf %a0, %a1 : f32"])
         mx = ref.max(axis=axes, keepdims=True)
@@ -744,16 +885,26 @@ def random_norm_case(rng: random.Random, index: int):
             args.append(f"%w{k}: {wtype}")
             inputs.append(w)
             wv = w.astype(np.float64).reshape([shape[d] if d in wdims else 1 for d in range(rank)])
-            body += par(f"%k{k}", [(cur, t, "f32", ident), (f"%w{k}", wtype, "f32", wdims)],
-                        [f"%y = arith.{'mulf' if op == 'mul' else 'addf'} %a0, %a1 : f32"])
+            body += par(
+                f"%k{k}",
+                [(cur, t, "f32", ident), (f"%w{k}", wtype, "f32", wdims)],
+                [f"%y = arith.{'mulf' if op == 'mul' else 'addf'} %a0, %a1 : f32"],
+            )
             ref = ref * wv if op == "mul" else ref + wv
         cur = f"%k{k}"
     out = "f32"
     if rng.random() < 0.4:
         out = "f16"
         body += empty("%eo", tshape, "f16", sizes)
-        body += generic("%o16", [(cur, t, "f32", ident)], "%eo", ttype(tshape, "f16"), "f16", rank,
-                        ["%y = arith.truncf %a0 : f32 to f16"])
+        body += generic(
+            "%o16",
+            [(cur, t, "f32", ident)],
+            "%eo",
+            ttype(tshape, "f16"),
+            "f16",
+            rank,
+            ["%y = arith.truncf %a0 : f32 to f16"],
+        )
         cur = "%o16"
     results, types, refs = [cur], [ttype(tshape, out)], [ref]
     extra = rng.choice(["none", "none", "statistic", "centred"])
@@ -765,8 +916,10 @@ def random_norm_case(rng: random.Random, index: int):
         results.append("%c")
         types.append(t)
         refs.append(centred)
-    text = (f"func.func @g{index}({', '.join(args)}) -> ({', '.join(types)}) {{\n{body}"
-            f"  return {', '.join(results)} : {', '.join(types)}\n}}\n")
+    text = (
+        f"func.func @g{index}({', '.join(args)}) -> ({', '.join(types)}) {{\n{body}"
+        f"  return {', '.join(results)} : {', '.join(types)}\n}}\n"
+    )
     return text, inputs, refs, NP[out], extra == "centred"
 
 
@@ -813,12 +966,15 @@ def test_random_normalizations_cover_the_space(random_norm_module):
     assert any("math.exp" in t for t in texts) and any("math.rsqrt" in t for t in texts)
     assert any(c[4] for c in random_norm_module)  # a centred tensor escapes
     assert any("linalg.index" in t for t in texts)
+
     def transposed(text):  # a map whose results permute all its dims, not in order
         import re
+
         for loops, results in re.findall(r"affine_map<\(([^)]*)\) -> \(([^)]*)\)>", text):
             if sorted(results.split(", ")) == loops.split(", ") != results.split(", "):
                 return True
         return False
+
     assert any(transposed(t) for t in texts)  # a reduction reading through a permutation
     # reductions over the last dim alone, and over others (a leading or middle dim, two dims)
     assert any('"parallel", "reduction"]' in t for t in texts)

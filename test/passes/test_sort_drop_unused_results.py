@@ -10,14 +10,14 @@ sample of the matrix in opt_py/cases/topk.py; tools/bench_topk.py runs all of
 it and counts how many variants compile for each GPU target with and without
 the pass.
 """
+
 import random
 import re
 
 import numpy as np
 import pytest
-from opt_py.cases import topk
-
 from opt_py import run_pipeline
+from opt_py.cases import topk
 from opt_py.iree import e2e
 
 TYPES = ["f32", "f16", "i32", "i64"]
@@ -34,18 +34,25 @@ def random_sort(rng: random.Random) -> str:
     args = ", ".join(f"%a{i}: {tensors[i]}" for i in range(n))
     bb = ", ".join(f"%l{i}: {t}, %r{i}: {t}" for i, t in enumerate(types))
     t = types[read]
-    cmp = (f"arith.cmpf olt, %l{read}, %r{read} : {t}" if t.startswith("f")
-           else f"arith.cmpi slt, %l{read}, %r{read} : {t}")
+    cmp = (
+        f"arith.cmpf olt, %l{read}, %r{read} : {t}"
+        if t.startswith("f")
+        else f"arith.cmpi slt, %l{read}, %r{read} : {t}"
+    )
     rets = ", ".join(f"%s#{i}" for i in used)
     rtypes = ", ".join(tensors[i] for i in used)
     ret = f"  return {rets} : {rtypes}" if used else "  return"
     return (
-        f"func.func @f({args}) -> ({rtypes}) {{\n"
-        f"  %s:{n} = iree_linalg_ext.sort dimension({dim}) outs({', '.join(f'%a{i}' for i in range(n))} : "
-        f"{', '.join(tensors)}) {{\n"
-        f"  ^bb0({bb}):\n    %c = {cmp}\n    iree_linalg_ext.yield %c : i1\n"
-        f"  }} -> {', '.join(tensors)}\n{ret}\n}}\n"
-    ).replace("%s:1 =", "%s =").replace("%s#0", "%s" if n == 1 else "%s#0")
+        (
+            f"func.func @f({args}) -> ({rtypes}) {{\n"
+            f"  %s:{n} = iree_linalg_ext.sort dimension({dim}) outs({', '.join(f'%a{i}' for i in range(n))} : "
+            f"{', '.join(tensors)}) {{\n"
+            f"  ^bb0({bb}):\n    %c = {cmp}\n    iree_linalg_ext.yield %c : i1\n"
+            f"  }} -> {', '.join(tensors)}\n{ret}\n}}\n"
+        )
+        .replace("%s:1 =", "%s =")
+        .replace("%s#0", "%s" if n == 1 else "%s#0")
+    )
 
 
 def sort_results(text: str) -> list[int]:
@@ -73,8 +80,11 @@ def test_same_as_iree_canonicalize(seed):
 def test_the_generator_covers_drops():
     """Cases where canonicalize drops results of a sort that stays: there a no-op pass fails above."""
     texts = [random_sort(random.Random(s)) for s in range(40)]
-    dropped = [t for t in texts
-               if sort_results(run_pipeline(t, "canonicalize")) not in ([], sort_results(run_pipeline(t, "cse")))]
+    dropped = [
+        t
+        for t in texts
+        if sort_results(run_pipeline(t, "canonicalize")) not in ([], sort_results(run_pipeline(t, "cse")))
+    ]
     assert len(dropped) >= 10, len(dropped)
 
 
@@ -102,8 +112,11 @@ def test_topk_matches_numpy(v, run_target, tmp_path):
     for inject in ((), PASS):
         vmfb = _compile(tmp_path, v, run_target, inject)
         for runner in ("cli", "runtime"):
-            outs = (e2e.run_cli(vmfb, run_target, "topk", [x], 2 if v.outputs == "both" else 1)
-                    if runner == "cli" else e2e.run_runtime(vmfb, run_target, "topk", [x]))
+            outs = (
+                e2e.run_cli(vmfb, run_target, "topk", [x], 2 if v.outputs == "both" else 1)
+                if runner == "cli"
+                else e2e.run_runtime(vmfb, run_target, "topk", [x])
+            )
             problems = topk.check(v, x, outs)
             assert not problems, f"{'with' if inject else 'without'} the pass, {runner}: {problems}"
 

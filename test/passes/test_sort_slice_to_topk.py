@@ -13,15 +13,24 @@ import os
 import numpy as np
 import pytest
 from opt_py.cases import topk
-
 from opt_py.iree import e2e
 from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, chunk_size
 
 CPU = e2e.TARGETS["cpu"]
 PASS = "global-optimization:sort-slice-to-topk"
 TIES = "global-optimization:sort-slice-to-topk{allow-unordered-ties=true}"
-FORMS = ["topk", "rank", "argmax", "rounds", "chunks", "argmax+gpu", "rounds+gpu", "chunks+gpu", "rank+gpu",
-         "chunks+gpu+rounds"]
+FORMS = [
+    "topk",
+    "rank",
+    "argmax",
+    "rounds",
+    "chunks",
+    "argmax+gpu",
+    "rounds+gpu",
+    "chunks+gpu",
+    "rank+gpu",
+    "chunks+gpu+rounds",
+]
 
 
 def forced(form, ties=False):
@@ -34,9 +43,15 @@ def forced(form, ties=False):
 
 
 def _forms(variants):
-    return [(v, f) for v in variants for f in FORMS
-            if (not f.startswith("argmax") or v.k == 1) and (not f.startswith("rounds") or v.k <= MAX_ROUNDS)
-            and (not f.startswith("chunks") or (v.k <= MAX_ROUNDS and chunk_size(v.width, v.k) is not None))]
+    return [
+        (v, f)
+        for v in variants
+        for f in FORMS
+        if (not f.startswith("argmax") or v.k == 1)
+        and (not f.startswith("rounds") or v.k <= MAX_ROUNDS)
+        and (not f.startswith("chunks") or (v.k <= MAX_ROUNDS and chunk_size(v.width, v.k) is not None))
+    ]
+
 
 SAMPLE = [
     topk.Variant("indices", 4, 64, "f32", 4, "desc"),
@@ -57,8 +72,12 @@ def _compile(tmp_path, name, text, inject):
 
 def _stable(v, text):
     """The variant's program with the comparator torch exports (non-strict: stable)."""
-    return text.replace("cmpf ogt", "cmpf oge").replace("cmpf olt", "cmpf ole") \
-               .replace("cmpi sgt", "cmpi sge").replace("cmpi slt", "cmpi sle")
+    return (
+        text.replace("cmpf ogt", "cmpf oge")
+        .replace("cmpf olt", "cmpf ole")
+        .replace("cmpi sgt", "cmpi sge")
+        .replace("cmpi slt", "cmpi sle")
+    )
 
 
 def _tie_heavy(v, rng):
@@ -89,18 +108,32 @@ def test_stable_form_equals_stock_iree(v, form, tmp_path):
     want = e2e.run_runtime(stock, CPU, "topk", [x])
     key = -x if v.order == "desc" else x
     order = np.argsort(key.astype(np.float64), axis=1, kind="stable")[:, : v.k]
-    expect = {"values": [np.take_along_axis(x, order, 1)], "indices": [order],
-              "both": [np.take_along_axis(x, order, 1), order]}[v.outputs]
+    expect = {
+        "values": [np.take_along_axis(x, order, 1)],
+        "indices": [order],
+        "both": [np.take_along_axis(x, order, 1), order],
+    }[v.outputs]
     for g, w, e in zip(got, want, expect):
         assert np.array_equal(g, w), "differs from stock IREE"
         assert np.array_equal(g.astype(np.float64), e.astype(np.float64)), "differs from numpy's stable order"
 
 
-@pytest.mark.parametrize("form,k,batch,present", [
-    ("topk", 4, 4, "iree_linalg_ext.topk"), ("rank", 4, 4, "i1 to i32"), ("argmax", 1, 4, "arith.maxsi"),
-    ("rounds", 4, 4, "arith.maxsi"), ("rounds", 64, 1, "arith.maxsi"), ("chunks", 4, 4, "arith.divui"),
-    ("auto", 4, 4, "arith.maxsi"), ("auto", 1, 4, "arith.maxsi"), ("auto", 32, 4, "i1 to i32"),
-    ("topk", 64, 1, "iree_linalg_ext.topk"), ("rank", 64, 1, "i1 to i32")])
+@pytest.mark.parametrize(
+    "form,k,batch,present",
+    [
+        ("topk", 4, 4, "iree_linalg_ext.topk"),
+        ("rank", 4, 4, "i1 to i32"),
+        ("argmax", 1, 4, "arith.maxsi"),
+        ("rounds", 4, 4, "arith.maxsi"),
+        ("rounds", 64, 1, "arith.maxsi"),
+        ("chunks", 4, 4, "arith.divui"),
+        ("auto", 4, 4, "arith.maxsi"),
+        ("auto", 1, 4, "arith.maxsi"),
+        ("auto", 32, 4, "i1 to i32"),
+        ("topk", 64, 1, "iree_linalg_ext.topk"),
+        ("rank", 64, 1, "i1 to i32"),
+    ],
+)
 def test_the_pass_rewrites(form, k, batch, present, tmp_path):
     """The sort is gone and the chosen form is there (the tests above would pass vacuously otherwise).
 
@@ -110,8 +143,9 @@ def test_the_pass_rewrites(form, k, batch, present, tmp_path):
     v = topk.Variant("both", k, 64, "f32", batch, "desc")
     path = tmp_path / "p.mlir"
     path.write_text(_stable(v, topk.program(v)))
-    res = compile_with_injections(str(path), list(CPU.compile_flags), [Injection.parse(forced(form))],
-                                  compile_to="dispatch-creation")
+    res = compile_with_injections(
+        str(path), list(CPU.compile_flags), [Injection.parse(forced(form))], compile_to="dispatch-creation"
+    )
     text = res.output.decode()
     assert "iree_linalg_ext.sort" not in text and present in text
     assert ("iree_linalg_ext.topk" in text) == (present == "iree_linalg_ext.topk")
@@ -146,8 +180,9 @@ func.func @topk(%x: tensor<?x?xDT>) -> (tensor<?xKxDT>, tensor<?xKxi32>) {
 """
 
 
-@pytest.mark.parametrize("dt,cmp,k", [("f32", "arith.cmpf oge", 3), ("i32", "arith.cmpi sle", 5),
-                                      ("f16", "arith.cmpf ole", 1)])
+@pytest.mark.parametrize(
+    "dt,cmp,k", [("f32", "arith.cmpf oge", 3), ("i32", "arith.cmpi sle", 5), ("f16", "arith.cmpf ole", 1)]
+)
 def test_dynamic_batch_and_width(dt, cmp, k, tmp_path):
     text = DYN_WIDTH.replace("DT", dt).replace("CMP", cmp).replace("K", str(k))
     rewritten = _compile(tmp_path, "t", text, (PASS,))
@@ -161,14 +196,20 @@ def test_dynamic_batch_and_width(dt, cmp, k, tmp_path):
             assert np.array_equal(g, w)
 
 
-@pytest.mark.parametrize("form", ["topk", "rank", "rounds", "chunks", "rounds+gpu", "chunks+gpu", "rank+gpu",
-                                  "chunks+gpu+rounds"])
+@pytest.mark.parametrize(
+    "form", ["topk", "rank", "rounds", "chunks", "rounds+gpu", "chunks+gpu", "rank+gpu", "chunks+gpu+rounds"]
+)
 def test_nan_ranks_highest_as_in_torch(form, tmp_path):
     """NaN: stock IREE's comparator has no order for it; the rewrite follows torch (NaN largest)."""
     v = topk.Variant("both", 4, 8, "f32", 2, "desc")
     vmfb = _compile(tmp_path, "nan", _stable(v, topk.program(v)), (forced(form),))
-    x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2],
-                  [-np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf]], np.float32)
+    x = np.array(
+        [
+            [1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2],
+            [-np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf, -np.inf],
+        ],
+        np.float32,
+    )
     vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
     assert idx.tolist() == [[1, 4, 3, 2], [0, 1, 2, 3]]
     assert np.isnan(vals[0, :2]).all() and vals[0, 2:].tolist() == [np.inf, 3] and (vals[1] == -np.inf).all()
@@ -180,8 +221,9 @@ def test_argmax_nan_and_ties(order, want, form, tmp_path):
     """k = 1: NaN is the largest (first NaN wins descending, never chosen ascending while a number is left)."""
     v = topk.Variant("both", 1, 8, "f32", 3, order)
     vmfb = _compile(tmp_path, "nan1", _stable(v, topk.program(v)), (forced(form),))
-    x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2],
-                  [-np.inf] * 8, [np.nan, -0.0, 0.0, -0.0, 5, 5, 5, 5]], np.float32)
+    x = np.array(
+        [[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2], [-np.inf] * 8, [np.nan, -0.0, 0.0, -0.0, 5, 5, 5, 5]], np.float32
+    )
     vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
     assert idx.tolist() == want
     assert np.array_equal(vals, np.take_along_axis(x, idx, 1), equal_nan=True)
@@ -214,9 +256,14 @@ def test_chunks_nan_zeros_and_ties_across_chunks(order, form, tmp_path):
     different chunks (chunks of 2 here) lowest global index first, as numpy's stable order."""
     v = topk.Variant("both", 6, 16, "f32", 3, order)
     vmfb = _compile(tmp_path, "chunks", _stable(v, topk.program(v)), (forced(form),))
-    x = np.array([[1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2, 7, 7, -1, 7, 0.0, -0.0, -np.inf, 5],
-                  [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5],
-                  [0.0, -0.0] * 8], np.float32)
+    x = np.array(
+        [
+            [1, np.nan, 3, np.inf, np.nan, -0.0, 0.0, 2, 7, 7, -1, 7, 0.0, -0.0, -np.inf, 5],
+            [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5],
+            [0.0, -0.0] * 8,
+        ],
+        np.float32,
+    )
     vals, idx = e2e.run_runtime(vmfb, CPU, "topk", [x])
     x64 = x.astype(np.float64)
     key = np.where(np.isinf(x64), np.sign(x64) * 1e300, x64)
@@ -283,8 +330,16 @@ func.func @topk(%x: tensor<{width}xf32>) -> (tensor<{k}xf32>, tensor<{k}xi64>) {
 """
 
 
-ONE_ROW = [("argmax", 64, 1), ("rounds", 64, 4), ("rank", 64, 40), ("chunks", 1024, 8), ("argmax+gpu", 64, 1),
-           ("rounds+gpu", 64, 4), ("rank+gpu", 64, 40), ("chunks+gpu", 1024, 8)]
+ONE_ROW = [
+    ("argmax", 64, 1),
+    ("rounds", 64, 4),
+    ("rank", 64, 40),
+    ("chunks", 1024, 8),
+    ("argmax+gpu", 64, 1),
+    ("rounds+gpu", 64, 4),
+    ("rank+gpu", 64, 40),
+    ("chunks+gpu", 1024, 8),
+]
 
 
 @pytest.mark.parametrize("form,width,k", ONE_ROW, ids=[f"{f}-{w}-{k}" for f, w, k in ONE_ROW])
@@ -328,8 +383,9 @@ def test_auto_takes_chunks_on_wide_rows(width, k, chunks, tmp_path):
     v = topk.Variant("indices", k, width, "f32", 2, "desc")
     path = tmp_path / "p.mlir"
     path.write_text(_stable(v, topk.program(v)))
-    res = compile_with_injections(str(path), list(CPU.compile_flags), [Injection.parse(PASS)],
-                                  compile_to="dispatch-creation")
+    res = compile_with_injections(
+        str(path), list(CPU.compile_flags), [Injection.parse(PASS)], compile_to="dispatch-creation"
+    )
     text = res.output.decode()
     assert "iree_linalg_ext.sort" not in text
     assert ("arith.divui" in text) == chunks  # the chunk starts
@@ -347,9 +403,14 @@ def test_k64_dynamic_batch(form, tmp_path):
     assert np.array_equal(idx, np.argsort(-x.astype(np.float64), axis=1, kind="stable")[:, :64])
 
 
-GPU_CASES = [topk.Variant("indices", 4, 64, "f32", 37, "desc"), topk.Variant("both", 1, 64, "f32", 4, "asc"),
-             topk.Variant("both", 8, 64, "f32", None, "desc"), topk.Variant("indices", 64, 1024, "f16", 4, "desc"),
-             topk.Variant("both", 1, 1024, "i32", None, "asc"), topk.Variant("values", 8, 1024, "f32", None, "desc")]
+GPU_CASES = [
+    topk.Variant("indices", 4, 64, "f32", 37, "desc"),
+    topk.Variant("both", 1, 64, "f32", 4, "asc"),
+    topk.Variant("both", 8, 64, "f32", None, "desc"),
+    topk.Variant("indices", 64, 1024, "f16", 4, "desc"),
+    topk.Variant("both", 1, 1024, "i32", None, "asc"),
+    topk.Variant("values", 8, 1024, "f32", None, "desc"),
+]
 
 
 @pytest.mark.parametrize("target", ["cuda", "rocm"])
@@ -364,7 +425,8 @@ def test_gpu_form_compiles_for_gpus(v, target, tmp_path):
     path.write_text(_stable(v, topk.program(v)))
     tgt = e2e.TARGETS[target]
     assert len(e2e.compile_program(str(path), tgt, inject=(f"{PASS}{{gpu=true}}",))) > 0
-    res = compile_with_injections(str(path), list(tgt.compile_flags), [Injection.parse(f"{PASS}{{gpu=true}}")],
-                                  compile_to="dispatch-creation")
+    res = compile_with_injections(
+        str(path), list(tgt.compile_flags), [Injection.parse(f"{PASS}{{gpu=true}}")], compile_to="dispatch-creation"
+    )
     text = res.output.decode()
     assert "iree_linalg_ext.sort" not in text and "util.optimization_barrier" in text

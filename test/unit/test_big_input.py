@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 from iree.compiler import ir
-
 from opt_py.run import engine
 from opt_py.run.engine import OptOptions
 from opt_py.tool import opt
@@ -45,9 +44,12 @@ def test_empty_pipeline_output_is_what_get_asm_prints(tmp_path, monkeypatch):
     src.write_text(MODULE)
     verified = []
     monkeypatch.setattr(engine, "_verify", lambda root: verified.append(root))
-    for flags, kw in (({}, {}), ({"print_debuginfo": True}, {"enable_debug_info": True}),
-                      ({"print_op_generic": True}, {"print_generic_op_form": True}),
-                      ({"print_local_scope": True}, {"use_local_scope": True})):
+    for flags, kw in (
+        ({}, {}),
+        ({"print_debuginfo": True}, {"enable_debug_info": True}),
+        ({"print_op_generic": True}, {"print_generic_op_form": True}),
+        ({"print_local_scope": True}, {"use_local_scope": True}),
+    ):
         opts = OptOptions(allow_unregistered_dialect=True, **flags)
         r = opt.run_opt(src.read_bytes(), str(src), str(src), opts)
         assert r.ok
@@ -70,8 +72,10 @@ def test_empty_pipeline_still_rejects_invalid_ir(tmp_path):
             r = opt.run_opt(data, str(src), str(src), OptOptions(verify_each=verify_each), lines.append)
             assert not r.ok and r.output == b""
             # the source line is quoted although the input was never decoded up front
-            assert any(f"{src}:3:3: error: type of return operand 0" in line and "\n  return %c : i64\n  ^" in line
-                       for line in lines), lines
+            assert any(
+                f"{src}:3:3: error: type of return operand 0" in line and "\n  return %c : i64\n  ^" in line
+                for line in lines
+            ), lines
 
 
 def test_a_regular_text_file_is_left_to_mlir(tmp_path):
@@ -94,8 +98,9 @@ def test_bytecode_round_trip_is_unchanged(tmp_path):
     src = tmp_path / "in.mlir"
     src.write_text(MODULE)
     opts = OptOptions(allow_unregistered_dialect=True)
-    bc = opt.run_opt(src.read_bytes(), str(src), str(src), OptOptions(allow_unregistered_dialect=True,
-                                                                      emit_bytecode=True)).output
+    bc = opt.run_opt(
+        src.read_bytes(), str(src), str(src), OptOptions(allow_unregistered_dialect=True, emit_bytecode=True)
+    ).output
     assert bc.startswith(b"ML\xefR")
     back = opt.run_opt(bc, "in.mlirbc", None, opts)
     assert back.ok and back.output == expected(MODULE)
@@ -104,7 +109,10 @@ def test_bytecode_round_trip_is_unchanged(tmp_path):
 def test_split_input_file_output_is_unchanged(tmp_path):
     src = tmp_path / "in.mlir"
     src.write_text(MODULE + "// -----\n" + MODULE.replace("@f", "@g"))
-    r = subprocess.run([sys.executable, "-m", "opt_py", "--split-input-file", "--allow-unregistered-dialect",
-                        str(src)], capture_output=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "opt_py", "--split-input-file", "--allow-unregistered-dialect", str(src)],
+        capture_output=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout == expected(MODULE) + b"// -----\n" + expected(MODULE.replace("@f", "@g"))

@@ -13,9 +13,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
-
 import opt_py
+import pytest
 from opt_py.iree import bundle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,8 +51,15 @@ def run_without_compiler(*args, pythonpath=None, block=("iree.compiler",), cwd=N
         env.pop("PYTHONPATH", None)
     else:
         env["PYTHONPATH"] = pythonpath
-    return subprocess.run([sys.executable, "-c", NO_COMPILER, *args], capture_output=True, text=True,
-                          env=env, check=False, timeout=300, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-c", NO_COMPILER, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=300,
+        cwd=cwd,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +67,11 @@ def cpu_bundle(tmp_path_factory):
     """The corpus sample for cpu: stock, the sort fix, and a pass that breaks addf on purpose."""
     sys.path.insert(0, str(PLUGIN_SITE))  # test-addf-to-subf
     out = tmp_path_factory.mktemp("bundle")
-    variants = [bundle.STOCK, bundle.Variant("opt-py", (SORT_FIX,)),
-                bundle.Variant("broken", ("executable-sources:test-addf-to-subf",))]
+    variants = [
+        bundle.STOCK,
+        bundle.Variant("opt-py", (SORT_FIX,)),
+        bundle.Variant("broken", ("executable-sources:test-addf-to-subf",)),
+    ]
     manifest = bundle.write_bundle(out, bundle.corpus_cases(names=CASES), target="cpu", variants=variants)
     return out, manifest
 
@@ -81,7 +90,12 @@ def test_manifest_lists_every_case_and_variant(cpu_bundle):
         for rel in c["inputs"] + c["expected"]:
             assert (out / rel).exists()
     known = {c["name"]: c["known"]["stock"] for c in manifest["cases"]}
-    assert known == {"moe_router": "wrong", "softmax_masked_gate": "right", "argsort_static": "right", "gather_dim1": "right"}
+    assert known == {
+        "moe_router": "wrong",
+        "softmax_masked_gate": "right",
+        "argsort_static": "right",
+        "gather_dim1": "right",
+    }
     assert (out / "run_bundle.py").read_text() == (Path(bundle.__file__).with_name("bundle_run.py")).read_text()
 
 
@@ -91,8 +105,9 @@ def _results(out):
 
 def test_runner_without_compiler_sees_known_and_new_wrong_numbers(cpu_bundle):
     out, _ = cpu_bundle
-    proc = run_without_compiler("-m", "opt_py.iree.bundle_run", str(out), "--device", "local-task",
-                                pythonpath=OPT_PY_PATH)
+    proc = run_without_compiler(
+        "-m", "opt_py.iree.bundle_run", str(out), "--device", "local-task", pythonpath=OPT_PY_PATH
+    )
     assert "is blocked" not in proc.stderr, proc.stderr
     # compiled with addf -> subf, softmax_masked_gate is wrong where stock is right (a surprise:
     # exit 1) and moe_router does not compile (its scatter's region is no longer add/mul)
@@ -116,25 +131,54 @@ def test_copied_runner_needs_no_opt_py(cpu_bundle, tmp_path):
     bundle; stock only, so every outcome is the expected one: exit 0."""
     out, _ = cpu_bundle
     results = tmp_path / "r.json"
-    proc = run_without_compiler(str(out / "run_bundle.py"), str(out), "--variant", "stock", "-o", str(results),
-                                pythonpath="", block=("iree.compiler", "opt_py"), cwd=tmp_path)
+    proc = run_without_compiler(
+        str(out / "run_bundle.py"),
+        str(out),
+        "--variant",
+        "stock",
+        "-o",
+        str(results),
+        pythonpath="",
+        block=("iree.compiler", "opt_py"),
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     got = json.loads(results.read_text())
     assert got["surprises"] == 0 and got["device"] == "local-task"
     assert {(r["case"], r["outcome"]) for r in got["results"]} == {
-        ("moe_router", "wrong"), ("softmax_masked_gate", "right"), ("argsort_static", "right"), ("gather_dim1", "right")}
+        ("moe_router", "wrong"),
+        ("softmax_masked_gate", "right"),
+        ("argsort_static", "right"),
+        ("gather_dim1", "right"),
+    }
 
 
 def test_isolated_runs_agree(cpu_bundle, tmp_path):
     out, _ = cpu_bundle
     results = tmp_path / "r.json"
-    proc = run_without_compiler("-m", "opt_py.iree.bundle_run", str(out), "--isolate", "--case", "moe_router",
-                                "--case", "softmax_masked_gate", "-o", str(results), pythonpath=OPT_PY_PATH)
+    proc = run_without_compiler(
+        "-m",
+        "opt_py.iree.bundle_run",
+        str(out),
+        "--isolate",
+        "--case",
+        "moe_router",
+        "--case",
+        "softmax_masked_gate",
+        "-o",
+        str(results),
+        pythonpath=OPT_PY_PATH,
+    )
     assert proc.returncode == 1, proc.stderr  # the broken variant
     got = {(r["case"], r["variant"]): r["outcome"] for r in json.loads(results.read_text())["results"]}
-    assert got == {("moe_router", "stock"): "wrong", ("moe_router", "opt-py"): "wrong",
-                   ("moe_router", "broken"): "compile-error", ("softmax_masked_gate", "stock"): "right",
-                   ("softmax_masked_gate", "opt-py"): "right", ("softmax_masked_gate", "broken"): "wrong"}
+    assert got == {
+        ("moe_router", "stock"): "wrong",
+        ("moe_router", "opt-py"): "wrong",
+        ("moe_router", "broken"): "compile-error",
+        ("softmax_masked_gate", "stock"): "right",
+        ("softmax_masked_gate", "opt-py"): "right",
+        ("softmax_masked_gate", "broken"): "wrong",
+    }
 
 
 def test_runner_rejects_unknown_variant_and_missing_device(cpu_bundle):
@@ -151,8 +195,9 @@ def test_compile_errors_are_recorded_and_counted_failed(tmp_path):
     """A cuda bundle of argsort: stock IREE does not compile it (failed to
     bufferize), the sort fix does; the runner counts the stock one failed."""
     cases = bundle.corpus_cases(names=["argsort_static"])
-    manifest = bundle.write_bundle(tmp_path, cases, target="cuda",
-                                   variants=[bundle.STOCK, bundle.Variant("opt-py", (SORT_FIX,))])
+    manifest = bundle.write_bundle(
+        tmp_path, cases, target="cuda", variants=[bundle.STOCK, bundle.Variant("opt-py", (SORT_FIX,))]
+    )
     (case,) = manifest["cases"]
     assert "failed to bufferize op" in case["modules"]["stock"]["compile_error"]
     assert (tmp_path / case["modules"]["opt-py"]["vmfb"]).stat().st_size > 0
@@ -162,16 +207,24 @@ def test_compile_errors_are_recorded_and_counted_failed(tmp_path):
 
     r = bundle_run.run_one(str(tmp_path), case, "stock", "cuda")
     assert r["outcome"] == "compile-error"
-    rows = bundle_run.summarize([{"family": "topk", "variant": "stock", "outcome": "compile-error"},
-                                 {"family": "topk", "variant": "opt-py", "outcome": "run-error"}],
-                                ["stock", "opt-py"])
-    assert [(r["variant"], r["right"], r["wrong"], r["failed"]) for r in rows] == [("stock", 0, 0, 1),
-                                                                                  ("opt-py", 0, 0, 1)]
+    rows = bundle_run.summarize(
+        [
+            {"family": "topk", "variant": "stock", "outcome": "compile-error"},
+            {"family": "topk", "variant": "opt-py", "outcome": "run-error"},
+        ],
+        ["stock", "opt-py"],
+    )
+    assert [(r["variant"], r["right"], r["wrong"], r["failed"]) for r in rows] == [
+        ("stock", 0, 0, 1),
+        ("opt-py", 0, 0, 1),
+    ]
 
 
 def test_bundle_main_writes_a_runnable_bundle(tmp_path, capsys):
     out = tmp_path / "b"
-    rc = bundle.bundle_main(["-o", str(out), "--target", "cpu", "--case", "gather_dim1", "--inject", SORT_FIX, "--no-fixes"])
+    rc = bundle.bundle_main(
+        ["-o", str(out), "--target", "cpu", "--case", "gather_dim1", "--inject", SORT_FIX, "--no-fixes"]
+    )
     assert rc == 0
     assert "1 cases x 2 variants for cpu (0 did not compile)" in capsys.readouterr().out
     m = json.loads((out / "manifest.json").read_text())
@@ -202,24 +255,65 @@ def test_opt_py_bundle_with_fixes_and_a_generator(tmp_path):
     """The command: stock and --fixes variants by default, generated programs beside the corpus;
     the fixes make the MoE router right where stock is pinned wrong."""
     out = tmp_path / "b"
-    proc = subprocess.run([sys.executable, "-m", "opt_py", "bundle", "-o", str(out), "--target", "cpu",
-                           "--case", "moe_router", "--generator", "scatter=2"], capture_output=True, text=True,
-                          check=False, timeout=600)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "opt_py",
+            "bundle",
+            "-o",
+            str(out),
+            "--target",
+            "cpu",
+            "--case",
+            "moe_router",
+            "--generator",
+            "scatter=2",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert set(manifest["variants"]) == {"stock", "fixes"}
     assert [c["name"] for c in manifest["cases"]] == ["moe_router", "scatter_0", "scatter_1"]
-    run = run_without_compiler(str(out / "run_bundle.py"), str(out), "--device", "local-task",
-                               block=("iree.compiler", "opt_py"), cwd=str(tmp_path))
+    run = run_without_compiler(
+        str(out / "run_bundle.py"),
+        str(out),
+        "--device",
+        "local-task",
+        block=("iree.compiler", "opt_py"),
+        cwd=str(tmp_path),
+    )
     assert run.returncode == 0, run.stdout + run.stderr
-    results = {(r["case"], r["variant"]): r["outcome"] for r in json.loads((out / "results.json").read_text())["results"]}
+    results = {
+        (r["case"], r["variant"]): r["outcome"] for r in json.loads((out / "results.json").read_text())["results"]
+    }
     assert results[("moe_router", "stock")] == "wrong" and results[("moe_router", "fixes")] == "right"
     assert results[("scatter_0", "fixes")] == results[("scatter_1", "fixes")] == "right"
 
 
 def test_bundle_rejects_a_malformed_generator(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "opt_py", "bundle", "-o", str(tmp_path / "b"), "--target", "cpu",
-                           "--no-corpus", "--generator", "scatter"], capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "opt_py",
+            "bundle",
+            "-o",
+            str(tmp_path / "b"),
+            "--target",
+            "cpu",
+            "--no-corpus",
+            "--generator",
+            "scatter",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 1 and "--generator expects NAME=N" in proc.stderr and "Traceback" not in proc.stderr
 
 

@@ -21,8 +21,12 @@ SRC = "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n"
 def env(request, tmp_path):
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), OPT_PY_SERVER_IDLE="60",
-               OPT_PY_SERVER_LOG=str(tmp_path / "server.log"))
+    env = dict(
+        os.environ,
+        XDG_RUNTIME_DIR=str(runtime),
+        OPT_PY_SERVER_IDLE="60",
+        OPT_PY_SERVER_LOG=str(tmp_path / "server.log"),
+    )
     env.pop("OPT_PY_NO_SERVER", None)
     if request.param == "cold":
         env["OPT_PY_NO_SERVER"] = "1"
@@ -85,8 +89,7 @@ def test_a_reader_gone_early_kills_with_sigpipe(env, tmp_path):
     big = "".join(f"func.func @f{i}(%a: i32) -> i32 {{\n  return %a : i32\n}}\n" for i in range(5000))
     (tmp_path / "big.mlir").write_text(big)
     before = _served(env)
-    proc = subprocess.Popen([OPT_PY, "big.mlir"], env=env, cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen([OPT_PY, "big.mlir"], env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout.read(1) == b"m"
     proc.stdout.close()
     err = proc.stderr.read()
@@ -99,8 +102,9 @@ def test_a_reader_gone_early_kills_with_sigpipe(env, tmp_path):
 @pytest.mark.parametrize("value", ["١٢", "1_2", "１２"])
 def test_integer_options_take_ascii_digits_only(env, tmp_path, value):
     """Python's int() reads other scripts' digits and '_'; LLVM's parser does not."""
-    res = _shell(f"exec {OPT_PY} in.mlir -p 'fold-collapse-shape-into-generic{{max-iterations={value}}}'",
-                 env, tmp_path)
+    res = _shell(
+        f"exec {OPT_PY} in.mlir -p 'fold-collapse-shape-into-generic{{max-iterations={value}}}'", env, tmp_path
+    )
     assert res.returncode == 1 and not res.stdout
     assert f"option 'max-iterations' expects an integer, got '{value}'".encode() in res.stderr
     ok = _shell(f"exec {OPT_PY} in.mlir -p 'fold-collapse-shape-into-generic{{max-iterations=0x12}}'", env, tmp_path)

@@ -9,12 +9,10 @@ assembly text (cuda, rocm; compiled without a GPU), and the refusals.
 from pathlib import Path
 
 import pytest
-
-from opt_py.iree import faithfulness as cf
-from opt_py.iree.e2e import TARGETS
 from opt_py.errors import CodegenError
-from opt_py.iree.codegen import (UNFAITHFUL_MARK, FunctionLowering, capture_spec, faithful_suffix,
-                                 registered_blocks)
+from opt_py.iree import faithfulness as cf
+from opt_py.iree.codegen import UNFAITHFUL_MARK, FunctionLowering, capture_spec, faithful_suffix, registered_blocks
+from opt_py.iree.e2e import TARGETS
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "e2e" / "codegen_programs"
 
@@ -28,8 +26,12 @@ IDENTICAL = [
 ]
 REFUSED = [
     ("torch_argsort", "cpu", "after:iree-eliminate-empty-tensors", "iree-codegen-iree-comprehensive-bufferize"),
-    ("softmax", "rocm", "before:iree-codegen-tile-and-distribute-to-workgroups-using-forall-op",
-     "fold-tensor-subset-ops"),
+    (
+        "softmax",
+        "rocm",
+        "before:iree-codegen-tile-and-distribute-to-workgroups-using-forall-op",
+        "fold-tensor-subset-ops",
+    ),
     # fold-tensor-subset-ops has no textual registration: the hand-over is taken
     # before the pass after it (once a failure: no dump could be asked for)
     ("softmax", "cuda", "after:fold-tensor-subset-ops#1", "iree-codegen-iree-comprehensive-bufferize"),
@@ -64,8 +66,9 @@ def test_injecting_nothing_is_stock(program, target, point):
 def test_replay_after_a_change_is_stock(program, target, point):
     """The pipeline changes the IR (an unused constant), so the function is
     replayed after the point: still stock's executable."""
-    out = cf.check_point(str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target),
-                         pipeline=cf.TOUCH)
+    out = cf.check_point(
+        str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target), pipeline=cf.TOUCH
+    )
     assert out.kind == "identical", out.detail
 
 
@@ -79,8 +82,9 @@ def test_unchanged_ir_is_never_refused(program, target, point, culprit):
 
 @pytest.mark.parametrize("program,target,point,culprit", REFUSED)
 def test_unfaithful_point_is_refused_naming_it(program, target, point, culprit):
-    out = cf.check_point(str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target),
-                         pipeline=cf.TOUCH)
+    out = cf.check_point(
+        str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target), pipeline=cf.TOUCH
+    )
     assert out.kind == "refused", out
     assert UNFAITHFUL_MARK in out.detail and point.split(":", 1)[1] in out.detail and culprit in out.detail
 
@@ -102,8 +106,12 @@ def test_comparison_sees_instructions_and_ignores_names(tmp_path):
 def test_registered_block_replaces_its_expansion_only_whole():
     block = registered_blocks()["iree-codegen-llvmcpu-bufferization-pipeline"]
     low = FunctionLowering("f", ["cse", *block, "canonicalize"])
-    assert faithful_suffix(low, 0, {0: ["X"]}) == ["X", "cse", "iree-codegen-llvmcpu-bufferization-pipeline",
-                                                   "canonicalize"]
+    assert faithful_suffix(low, 0, {0: ["X"]}) == [
+        "X",
+        "cse",
+        "iree-codegen-llvmcpu-bufferization-pipeline",
+        "canonicalize",
+    ]
     # a splice right after the bufferize pass: the prefix is IREE's, the rest replays
     after_bufferize = 1 + block.index(next(p for p in block if "comprehensive-bufferize" in p)) + 1
     items = faithful_suffix(low, after_bufferize, {after_bufferize: ["X"]})
@@ -132,8 +140,9 @@ def test_one_point_is_discovered_only_when_changed(monkeypatch, pipeline, discov
     monkeypatch.setattr(codegen, "_discover", lambda *a: seen.append(1) or real(*a))
     monkeypatch.setattr(codegen, "_discovered", {})
     program, target, point = "e2e_topk_dyn", "cpu", "after:iree-codegen-iree-comprehensive-bufferize"
-    out = cf.check_point(str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target),
-                         pipeline=pipeline)
+    out = cf.check_point(
+        str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target), pipeline=pipeline
+    )
     assert out.kind == "identical", out.detail
     assert len(seen) == discoveries
 
@@ -147,8 +156,9 @@ def test_every_occurrence_point_still_discovers_first(monkeypatch):
     monkeypatch.setattr(codegen, "_discover", lambda *a: seen.append(1) or real(*a))
     monkeypatch.setattr(codegen, "_discovered", {})
     program, target = "e2e_topk_dyn", "cpu"
-    out = cf.check_point(str(PROGRAMS / f"{program}.mlir"), TARGETS[target], "after:canonicalize#*",
-                         stock(program, target))
+    out = cf.check_point(
+        str(PROGRAMS / f"{program}.mlir"), TARGETS[target], "after:canonicalize#*", stock(program, target)
+    )
     assert out.kind == "identical", out.detail
     assert len(seen) == 1
 
@@ -159,7 +169,10 @@ def test_point_after_an_unnamable_pass_is_taken_before_the_next_one():
     assert capture_spec(low, 2) == ("before", "canonicalize", 2)
     assert capture_spec(low, 3) == ("after", "canonicalize", 2)
     # nothing nameable on either side, or nothing after it: refused, naming the point and why
-    for passes in (["cse", "fold-tensor-subset-ops", "fold-tensor-subset-ops", "cse"], ["cse", "fold-tensor-subset-ops"]):
+    for passes in (
+        ["cse", "fold-tensor-subset-ops", "fold-tensor-subset-ops", "cse"],
+        ["cse", "fold-tensor-subset-ops"],
+    ):
         low = FunctionLowering("f", passes)
         with pytest.raises(CodegenError, match=f"{UNFAITHFUL_MARK}.*no textual registration") as e:
             capture_spec(low, passes.index("fold-tensor-subset-ops") + 1)
@@ -176,18 +189,16 @@ def test_hand_over_after_an_unnamable_pass_is_the_ir_it_leaves():
 
     from iree.compiler import ir
     from iree.compiler.tools.binaries import find_tool
-
     from opt_py.iree import codegen as cg
     from opt_py.iree.phases import compile_with_injections
 
     flags = list(TARGETS["cuda"].compile_flags)
-    res = compile_with_injections(str(PROGRAMS / "softmax.mlir"), flags, [],
-                                  compile_to="executable-configurations")
+    res = compile_with_injections(str(PROGRAMS / "softmax.mlir"), flags, [], compile_to="executable-configurations")
     assert res.ok, res.messages
     text = res.output.decode()
     with ir.Context():
         module = ir.Module.parse(text).operation
-        (fn, low), = cg.discover(text, flags).items()
+        ((fn, low),) = cg.discover(text, flags).items()
         start = 1 + [cg.pass_name(p) for p in low.passes].index("fold-tensor-subset-ops")
         spec = capture_spec(low, start)
         assert spec[0] == "before"
@@ -196,14 +207,32 @@ def test_hand_over_after_an_unnamable_pass_is_the_ir_it_leaves():
         f.write(text)
         f.flush()
         proc = subprocess.run(
-            [find_tool("iree-compile"), f.name, "-o", "/dev/null", *flags,
-             "--compile-from=executable-configurations", "--compile-to=executable-targets",
-             "--mlir-print-ir-after-all", "--mlir-print-op-generic", "--mlir-print-local-scope",
-             "--mlir-disable-threading"], capture_output=True, text=True, check=False)
-    after = [t for when, name, t in cg._parse_dumps(proc.stderr)
-             if (when, name) == ("after", "fold-tensor-subset-ops") and t.lstrip().startswith('"func.func"')]
+            [
+                find_tool("iree-compile"),
+                f.name,
+                "-o",
+                "/dev/null",
+                *flags,
+                "--compile-from=executable-configurations",
+                "--compile-to=executable-targets",
+                "--mlir-print-ir-after-all",
+                "--mlir-print-op-generic",
+                "--mlir-print-local-scope",
+                "--mlir-disable-threading",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    after = [
+        t
+        for when, name, t in cg._parse_dumps(proc.stderr)
+        if (when, name) == ("after", "fold-tensor-subset-ops") and t.lstrip().startswith('"func.func"')
+    ]
     assert len(after) == 1
     assert re.sub(r" loc\([^)]*\)", "", got) == after[0]
     with ir.Context():
         listing = cg.list_codegen_passes(ir.Module.parse(text).operation, flags).splitlines()
-    assert [ln for ln in listing if cg.UNNAMABLE_NOTE in ln] == [f"  {start:3d}. fold-tensor-subset-ops  {cg.UNNAMABLE_NOTE}"]
+    assert [ln for ln in listing if cg.UNNAMABLE_NOTE in ln] == [
+        f"  {start:3d}. fold-tensor-subset-ops  {cg.UNNAMABLE_NOTE}"
+    ]

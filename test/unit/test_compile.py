@@ -16,8 +16,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PLUGIN_SITE = ROOT / "plugins" / "site"
 OPT_PY = [sys.executable, "-m", "opt_py"]
-CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-       "--iree-llvmcpu-target-cpu=generic"]
+CPU = [
+    "--iree-hal-target-device=local",
+    "--iree-hal-local-target-device-backends=llvm-cpu",
+    "--iree-llvmcpu-target-cpu=generic",
+]
 
 PROGRAM = """
 func.func @add_mul(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
@@ -84,8 +87,17 @@ def test_injection_at_input_reaches_util_funcs(program, inputs, tmp_path):
 
 def test_dump_phases_shows_before_and_after(program, tmp_path):
     dumps = tmp_path / "dumps"
-    opt_py("compile", program, "-o", tmp_path / "m.vmfb", "--dump-phases", dumps,
-           "--inject", "executable-sources:test-addf-to-subf", *CPU)
+    opt_py(
+        "compile",
+        program,
+        "-o",
+        tmp_path / "m.vmfb",
+        "--dump-phases",
+        dumps,
+        "--inject",
+        "executable-sources:test-addf-to-subf",
+        *CPU,
+    )
     before = (dumps / "00-executable-sources-before.mlir").read_text()
     after = (dumps / "00-executable-sources-after.mlir").read_text()
     assert "hal.executable" in before and "arith.addf" in before and "arith.subf" not in before
@@ -99,24 +111,33 @@ def test_mlir_output_and_compile_to(program, tmp_path):
     assert "flow.executable" in text and 'test.tag = "tagged' in text
 
 
-@pytest.mark.parametrize("target", [
-    ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"],
-    ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"],
-], ids=["cuda-sm_80", "rocm-gfx942"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"],
+        ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"],
+    ],
+    ids=["cuda-sm_80", "rocm-gfx942"],
+)
 def test_gpu_targets_compile_with_injection(program, tmp_path, target):
     out = tmp_path / "m.vmfb"
     opt_py("compile", program, "-o", out, "--inject", "executable-sources:test-addf-to-subf", *target)
     assert out.stat().st_size > 0
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--inject", "sources:canonicalize"], "unknown phase 'sources'"),
-    (["--inject", "flow"], "malformed --inject 'flow': expected PHASE:PIPELINE"),
-    (["--inject", "flow:no-such-pass"], "'no-such-pass' does not refer to a registered pass"),
-    (["--iree-no-such-flag=1"], "option not found: iree-no-such-flag"),
-    (["--inject", "executable-sources:test-raise-in-pass"],
-     "injected pipeline 'test-raise-in-pass' failed at phase 'executable-sources'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--inject", "sources:canonicalize"], "unknown phase 'sources'"),
+        (["--inject", "flow"], "malformed --inject 'flow': expected PHASE:PIPELINE"),
+        (["--inject", "flow:no-such-pass"], "'no-such-pass' does not refer to a registered pass"),
+        (["--iree-no-such-flag=1"], "option not found: iree-no-such-flag"),
+        (
+            ["--inject", "executable-sources:test-raise-in-pass"],
+            "injected pipeline 'test-raise-in-pass' failed at phase 'executable-sources'",
+        ),
+    ],
+)
 def test_bad_input_is_reported_and_nothing_written(program, tmp_path, args, message):
     out = tmp_path / "m.vmfb"
     proc = opt_py("compile", program, "-o", out, *CPU, *args, check=False)
@@ -127,8 +148,16 @@ def test_bad_input_is_reported_and_nothing_written(program, tmp_path, args, mess
 
 
 def test_pass_failure_names_pass_and_location(program, tmp_path):
-    proc = opt_py("compile", program, "-o", tmp_path / "m.vmfb", *CPU,
-                  "--inject", "executable-sources:test-raise-in-pass", check=False)
+    proc = opt_py(
+        "compile",
+        program,
+        "-o",
+        tmp_path / "m.vmfb",
+        *CPU,
+        "--inject",
+        "executable-sources:test-raise-in-pass",
+        check=False,
+    )
     assert proc.returncode == 1
     assert "error: pass 'test-raise-in-pass' failed: RuntimeError: deliberate failure in a pass" in proc.stderr
     assert "add_mul.mlir:" in proc.stderr
@@ -152,9 +181,17 @@ def test_tool_mode_through_iree_compile(program, inputs, tmp_path):
     bindir = Path(sys.executable).parent
     env = dict(os.environ, PYTHONPATH=str(PLUGIN_SITE), PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}")
     proc = subprocess.run(
-        [find_tool("iree-compile"), str(program), "-o", str(out), *CPU,
-         "--iree-hal-preprocess-executables-with=opt-py --pipeline=test-addf-to-subf"],
-        capture_output=True, text=True, env=env,
+        [
+            find_tool("iree-compile"),
+            str(program),
+            "-o",
+            str(out),
+            *CPU,
+            "--iree-hal-preprocess-executables-with=opt-py --pipeline=test-addf-to-subf",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr
     a, b = inputs
@@ -177,51 +214,80 @@ def test_codegen_injection_runs_inside_cpu_lowering(program, inputs, tmp_path):
     # Before vectorization the dispatch still computes on tensors: a pass
     # injected there changes what the runtime computes.
     out = tmp_path / "m.vmfb"
-    opt_py("compile", program, "-o", out, *CPU,
-           "--inject-codegen", "before:iree-codegen-generic-vectorization:test-addf-to-subf")
+    opt_py(
+        "compile",
+        program,
+        "-o",
+        out,
+        *CPU,
+        "--inject-codegen",
+        "before:iree-codegen-generic-vectorization:test-addf-to-subf",
+    )
     a, b = inputs
     np.testing.assert_allclose(run_vmfb(out, "add_mul", a, b), (a - b) * b, rtol=1e-6)
 
 
 def test_codegen_replay_with_identity_injection_keeps_numbers(program, inputs, tmp_path):
     out = tmp_path / "m.vmfb"
-    opt_py("compile", program, "-o", out, *CPU,
-           "--inject-codegen", "after:iree-codegen-generic-vectorization#*:canonicalize,test-fold-addi-zero")
+    opt_py(
+        "compile",
+        program,
+        "-o",
+        out,
+        *CPU,
+        "--inject-codegen",
+        "after:iree-codegen-generic-vectorization#*:canonicalize,test-fold-addi-zero",
+    )
     a, b = inputs
     np.testing.assert_allclose(run_vmfb(out, "add_mul", a, b), (a + b) * b, rtol=1e-6)
 
 
-@pytest.mark.parametrize("target", [
-    ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"],
-    ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"],
-], ids=["cuda-sm_80", "rocm-gfx942"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"],
+        ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"],
+    ],
+    ids=["cuda-sm_80", "rocm-gfx942"],
+)
 def test_codegen_injection_before_gpu_alias_folding(program, tmp_path, target):
     dumps = tmp_path / "dumps"
     out = tmp_path / "m.vmfb"
-    opt_py("compile", program, "-o", out, "--dump-phases", dumps, *target,
-           "--inject-codegen", "before:iree-codegen-fold-memref-alias-ops:test-addf-to-subf")
+    opt_py(
+        "compile",
+        program,
+        "-o",
+        out,
+        "--dump-phases",
+        dumps,
+        *target,
+        "--inject-codegen",
+        "before:iree-codegen-fold-memref-alias-ops:test-addf-to-subf",
+    )
     after = next(dumps.glob("*-codegen-after.mlir")).read_text()
     assert "arith.subf" in after and "arith.addf" not in after
     assert '#iree_codegen.pass_pipeline<"">' in after  # IREE does not lower it a second time
-    assert "workgroup_size = [" in after               # the launch configuration is kept
+    assert "workgroup_size = [" in after  # the launch configuration is kept
     assert out.stat().st_size > 0
 
 
 def test_codegen_injection_point_absent_is_a_warning(program, inputs, tmp_path):
     out = tmp_path / "m.vmfb"
-    proc = opt_py("compile", program, "-o", out, *CPU,
-                  "--inject-codegen", "before:no-such-pass:test-addf-to-subf")
+    proc = opt_py("compile", program, "-o", out, *CPU, "--inject-codegen", "before:no-such-pass:test-addf-to-subf")
     assert "no dispatch function's codegen pipeline has the --inject-codegen insertion point" in proc.stderr
     a, b = inputs
     np.testing.assert_allclose(run_vmfb(out, "add_mul", a, b), (a + b) * b, rtol=1e-6)
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("inside:cse:canonicalize", "malformed --inject-codegen"),
-    ("before:cse", "malformed --inject-codegen"),
-    ("before:cse#x:canonicalize", "malformed occurrence '#x'"),
-    ("before:cse:no-such-pass", "'no-such-pass' does not refer to a registered pass"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("inside:cse:canonicalize", "malformed --inject-codegen"),
+        ("before:cse", "malformed --inject-codegen"),
+        ("before:cse#x:canonicalize", "malformed occurrence '#x'"),
+        ("before:cse:no-such-pass", "'no-such-pass' does not refer to a registered pass"),
+    ],
+)
 def test_bad_codegen_injection(program, tmp_path, spec, message):
     out = tmp_path / "m.vmfb"
     proc = opt_py("compile", program, "-o", out, *CPU, "--inject-codegen", spec, check=False)
@@ -231,15 +297,17 @@ def test_bad_codegen_injection(program, tmp_path, spec, message):
 def test_dump_headers_record_where_lowering_failed():
     from opt_py.iree.codegen import parse_dump_headers
 
-    stderr = "\n".join([
-        "// -----// IR Dump After LowerExecutableUsingTransformDialectPass: "
-        "iree-codegen-lower-executable-using-transform-dialect //----- //",
-        "module {...}",
-        "// -----// IR Dump After CSEPass: cse //----- //",
-        "func.func @d0() attributes {translation_info = #x} {...}",
-        "// -----// IR Dump After FooPass Failed: foo{a=1} //----- //",
-        "func.func @d0() attributes {translation_info = #x} {...}",
-    ])
+    stderr = "\n".join(
+        [
+            "// -----// IR Dump After LowerExecutableUsingTransformDialectPass: "
+            "iree-codegen-lower-executable-using-transform-dialect //----- //",
+            "module {...}",
+            "// -----// IR Dump After CSEPass: cse //----- //",
+            "func.func @d0() attributes {translation_info = #x} {...}",
+            "// -----// IR Dump After FooPass Failed: foo{a=1} //----- //",
+            "func.func @d0() attributes {translation_info = #x} {...}",
+        ]
+    )
     lowered = parse_dump_headers(stderr, compile_failed=True)
     assert lowered["d0"].passes == ["cse"]
     assert lowered["d0"].failed_at == "foo{a=1}"
@@ -255,9 +323,20 @@ def test_iree_diagnostics_from_many_dispatches_come_back_located(tmp_path):
     widths = (64, 65, 66, 67)
     path = tmp_path / "sorts.mlir"
     path.write_text("\n".join(program.replace("@topk(", f"@topk_{w}(").replace("4x64", f"4x{w}") for w in widths))
-    proc = subprocess.run([*OPT_PY, "compile", str(path), "-o", str(tmp_path / "x.vmfb"),
-                           "--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            *OPT_PY,
+            "compile",
+            str(path),
+            "-o",
+            str(tmp_path / "x.vmfb"),
+            "--iree-hal-target-device=cuda",
+            "--iree-cuda-target=sm_80",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1, proc.stderr
     located = [line for line in proc.stderr.splitlines() if line.endswith(": error: failed to bufferize op")]
     assert len(located) == len(widths) and all(line.startswith(f"{path}:") for line in located), proc.stderr
@@ -267,8 +346,13 @@ def test_iree_diagnostics_from_many_dispatches_come_back_located(tmp_path):
 def test_console_diagnostics_are_parsed_and_other_output_kept():
     from opt_py.run.diagnostics import Diag, from_console
 
-    text = ('loc(callsite("a.mlir":9:10 at "a.mlir":1:1)): error: failed to bufferize op\n'
-            '// -----// IR Dump After Foo //----- //\n'
-            'loc(unknown): warning: no location\n')
-    assert from_console(text) == [Diag("error", "failed to bufferize op", "a.mlir", 9, 10),
-                                  "// -----// IR Dump After Foo //----- //", Diag("warning", "no location")]
+    text = (
+        'loc(callsite("a.mlir":9:10 at "a.mlir":1:1)): error: failed to bufferize op\n'
+        "// -----// IR Dump After Foo //----- //\n"
+        "loc(unknown): warning: no location\n"
+    )
+    assert from_console(text) == [
+        Diag("error", "failed to bufferize op", "a.mlir", 9, 10),
+        "// -----// IR Dump After Foo //----- //",
+        Diag("warning", "no location"),
+    ]

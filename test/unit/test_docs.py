@@ -34,7 +34,7 @@ def commands(doc: str) -> list[tuple[str, int]]:
             line = re.sub(r"^pip install -e '\.\[test\]' && ", "", line)
             status = re.search(r"\s+# exit (\d+)$", line)
             if status:
-                line = line[:status.start()]
+                line = line[: status.start()]
             if not line.startswith(SKIP):
                 out.append((line, int(status.group(1)) if status else 0))
     return out
@@ -51,10 +51,12 @@ CASES = [(doc, i, c, rc) for doc in DOCS for i, (c, rc) in enumerate(commands(do
 
 @pytest.mark.parametrize("doc,index,command,status", CASES, ids=[f"{d}#{i}" for d, i, _, _ in CASES])
 def test_command_runs(doc, index, command, status):
-    proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=ROOT, env=env(),
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == status, (f"{doc}: `{command}` exited {proc.returncode}, not {status}:\n"
-                                       f"{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+    proc = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command], cwd=ROOT, env=env(), capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == status, (
+        f"{doc}: `{command}` exited {proc.returncode}, not {status}:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+    )
 
 
 def test_docs_have_commands():
@@ -67,8 +69,9 @@ def test_python_snippets_run(doc):
     for command, _ in commands(doc):
         subprocess.run(["bash", "-c", command], cwd=ROOT, env=env(), capture_output=True, timeout=600)
     for snippet in blocks(doc, "python"):
-        proc = subprocess.run([sys.executable, "-c", snippet], cwd=ROOT, env=env(), capture_output=True,
-                              text=True, timeout=600)
+        proc = subprocess.run(
+            [sys.executable, "-c", snippet], cwd=ROOT, env=env(), capture_output=True, text=True, timeout=600
+        )
         assert proc.returncode == 0, f"{doc}: snippet failed:\n{snippet}\n{proc.stderr[-4000:]}"
 
 

@@ -11,7 +11,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from opt_py.cases import topk
 from opt_py.errors import CompileError
 from opt_py.iree import e2e, fixes
@@ -26,13 +25,18 @@ def opt_py(*args):
     return subprocess.run([sys.executable, "-m", "opt_py", *args], capture_output=True, text=True, check=False)
 
 
-@pytest.mark.parametrize("flags,kind", [
-    (CPU, "cpu"), (CUDA, "cuda"), (ROCM, "rocm"),
-    (["--iree-hal-target-backends=llvm-cpu"], "cpu"),
-    (["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"], "other"),
-    (["--iree-hal-target-device=cuda", "--iree-hal-target-device=hip"], "other"),
-    ([], "other"),
-])
+@pytest.mark.parametrize(
+    "flags,kind",
+    [
+        (CPU, "cpu"),
+        (CUDA, "cuda"),
+        (ROCM, "rocm"),
+        (["--iree-hal-target-backends=llvm-cpu"], "cpu"),
+        (["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"], "other"),
+        (["--iree-hal-target-device=cuda", "--iree-hal-target-device=hip"], "other"),
+        ([], "other"),
+    ],
+)
 def test_target_kind(flags, kind):
     assert fixes.target_kind(flags) == kind
 
@@ -62,8 +66,10 @@ def test_fixes_sharing_a_phase_run_as_one_pipeline():
 def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
     other = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"]
     limited = {f.name: f.targets for f in fixes.FIXES if "other" not in f.targets}
-    assert limited == {"sort-slice-to-topk": ("cpu", "cuda", "rocm"),  # its forms are proven on those
-                       "attention-add-zero-mask": ("cuda", "rocm")}  # stock is right on the CPU
+    assert limited == {
+        "sort-slice-to-topk": ("cpu", "cuda", "rocm"),  # its forms are proven on those
+        "attention-add-zero-mask": ("cuda", "rocm"),
+    }  # stock is right on the CPU
     for flags, kind in ((CPU, "cpu"), (CUDA, "cuda"), (ROCM, "rocm"), (other, "other")):
         phase_level, _ = fixes.injections(fixes.select("all"), flags)
         names = {n.split("{")[0] for j in phase_level for n in j.pipeline.split(",")}
@@ -75,8 +81,11 @@ def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
 def test_gpus_get_the_gpu_selection_of_the_topk_fix():
     """On cuda and rocm the top-k fix runs with gpu=true (the forms that compile there, proven on an H200
     through a bundle: docs/passes/sort-slice-to-topk.md); on the CPU with its full cost rule."""
-    for flags, spelled in ((CPU, "sort-slice-to-topk,"), (CUDA, "sort-slice-to-topk{gpu=true},"),
-                           (ROCM, "sort-slice-to-topk{gpu=true},")):
+    for flags, spelled in (
+        (CPU, "sort-slice-to-topk,"),
+        (CUDA, "sort-slice-to-topk{gpu=true},"),
+        (ROCM, "sort-slice-to-topk{gpu=true},"),
+    ):
         inject, _ = fixes.specs("all", flags)
         assert inject[0].startswith(f"global-optimization:{spelled}"), inject
     proc = opt_py("compile", "--list-fixes", *CUDA)

@@ -56,10 +56,13 @@ def _opt_py_command() -> list[str]:
 
 OPT_PY = _opt_py_command()
 # The caller's PYTHONPATH kept after the plugins: a checkout put first on it (a worktree) is the one tested.
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(PLUGIN_SITE), os.environ.get("PYTHONPATH")) if p),
-           PYTHONFAULTHANDLER="1")
+ENV = dict(
+    os.environ,
+    PYTHONPATH=os.pathsep.join(p for p in (str(PLUGIN_SITE), os.environ.get("PYTHONPATH")) if p),
+    PYTHONFAULTHANDLER="1",
+)
 # No core files from a crash; a fixed 8 MiB stack so stack overflows reproduce.
-LIMITS = "ulimit -c 0 2>/dev/null; ulimit -s 8192 2>/dev/null; exec \"$@\""
+LIMITS = 'ulimit -c 0 2>/dev/null; ulimit -s 8192 2>/dev/null; exec "$@"'
 
 # --------------------------------------------------------------------------
 # Seeds
@@ -186,16 +189,74 @@ _TYPE = re.compile(r"\b(?:i1|i8|i16|i32|i64|i128|index|f16|f32|f64|bf16)\b|\b(?:
 _NUMBER = re.compile(r"(?<![\w%@^#!])\d+(?:\.\d+)?")
 _SSA = re.compile(r"%[\w.$-]+")
 BAD_TYPES = [
-    "i0x", "tensor<?xf32>", "!bad.type", "memref<*>", "vector<0xi1>", "i16777216", "f13",
-    "tensor<-1xf32>", "complex<i0x>", "()", "!llvm.ptr", "tensor<?x?x*xf32>", "none",
-    "vector<[4]xi32>", "i32 i32", "<>", "tuple<>", "tensor<4xtensor<?xf32>>", "!hal.buffer",
-    "memref<?xf32, 99>", "vector<4x?xi32>", "index<3>", "(i32) -> i32",
+    "i0x",
+    "tensor<?xf32>",
+    "!bad.type",
+    "memref<*>",
+    "vector<0xi1>",
+    "i16777216",
+    "f13",
+    "tensor<-1xf32>",
+    "complex<i0x>",
+    "()",
+    "!llvm.ptr",
+    "tensor<?x?x*xf32>",
+    "none",
+    "vector<[4]xi32>",
+    "i32 i32",
+    "<>",
+    "tuple<>",
+    "tensor<4xtensor<?xf32>>",
+    "!hal.buffer",
+    "memref<?xf32, 99>",
+    "vector<4x?xi32>",
+    "index<3>",
+    "(i32) -> i32",
 ]
 JUNK = [
-    "\x00", "@", "%", "^bb0:", "}", "{", '"', "loc(", "#map", "\u2603", "\\", "\t", "/*", "//",
-    "// -----", ":", "->", "(", ")", "<", ">", ",", "=", "%0 = ", "\ufeff", "\r", "0x", "dense<",
-    "\u00e9", "\U0001F600", "...", "{{", "// expected-error {{x}}", "\x7f", "%c0", "@f",
-    "arith.addi", "loc(\"x\":1:1)", "attributes {a = 1}", "#", "!", "^", "  \n  ",
+    "\x00",
+    "@",
+    "%",
+    "^bb0:",
+    "}",
+    "{",
+    '"',
+    "loc(",
+    "#map",
+    "\u2603",
+    "\\",
+    "\t",
+    "/*",
+    "//",
+    "// -----",
+    ":",
+    "->",
+    "(",
+    ")",
+    "<",
+    ">",
+    ",",
+    "=",
+    "%0 = ",
+    "\ufeff",
+    "\r",
+    "0x",
+    "dense<",
+    "\u00e9",
+    "\U0001f600",
+    "...",
+    "{{",
+    "// expected-error {{x}}",
+    "\x7f",
+    "%c0",
+    "@f",
+    "arith.addi",
+    'loc("x":1:1)',
+    "attributes {a = 1}",
+    "#",
+    "!",
+    "^",
+    "  \n  ",
 ]
 BAD_NUMBERS = ["-1", "0", "99999999999999999999", "1.5", "0x7fffffff", "4294967296", "-0", "1e309", "00"]
 
@@ -297,8 +358,18 @@ def m_bad_number(rng, text):
 
 
 MUTATORS = [
-    m_truncate_line, m_truncate_char, m_swap_tokens, m_delete_token, m_bad_type, m_delete_brace,
-    m_duplicate_line, m_delete_line, m_swap_lines, m_insert_junk, m_rename_ssa, m_bad_number,
+    m_truncate_line,
+    m_truncate_char,
+    m_swap_tokens,
+    m_delete_token,
+    m_bad_type,
+    m_delete_brace,
+    m_duplicate_line,
+    m_delete_line,
+    m_swap_lines,
+    m_insert_junk,
+    m_rename_ssa,
+    m_bad_number,
 ]
 
 
@@ -341,7 +412,9 @@ IR_PIPELINES = [
 
 # Extra flags; each entry is added as a group.
 FLAG_GROUPS = [
-    (), (), (),
+    (),
+    (),
+    (),
     ("--mlir-print-op-generic",),
     ("--mlir-print-debuginfo",),
     ("--mlir-print-local-scope",),
@@ -365,7 +438,7 @@ GOOD_PIPELINES = [
     "test-walk-mul-to-add",
     "builtin.module(func.func(test-tag-func))",
     "builtin.module(func.func(canonicalize,test-fold-addi-zero),cse)",
-    "test-tag{label=\"a b\" count=0x10 scale=-1.5 flag=off dims={4,5}}",
+    'test-tag{label="a b" count=0x10 scale=-1.5 flag=off dims={4,5}}',
     "hal.executable.variant(builtin.module(test-tag{label=inner}))",
     "builtin.module(hal.executable(hal.executable.variant(builtin.module(func.func(test-tag-func{label=deep})))))",
     "any(test-tag)",
@@ -373,23 +446,69 @@ GOOD_PIPELINES = [
 ]
 
 BAD_PIPELINES = [
-    "a,,b", ",", "canonicalize,", ",cse", "(", ")", "((", "))", "builtin.module(", "builtin.module)",
-    "builtin.module(func.func(canonicalize)", "builtin.module(func.func(canonicalize)))",
-    "{", "}", "test-tag{", "test-tag}", "test-tag{}}", "test-tag{{}", "test-tag{label=\"x}",
-    "test-tag{label='x}", "test-tag{label=(}", "test-tag{label=[}",
-    "canonicalise", "no-such-pass", "test-tag-fnuc", "cse-but-not",
-    "test-tag{count=lots}", "test-tag{count=1.5}", "test-tag{scale=abc}", "test-tag{flag=maybe}",
-    "test-tag{dims=1,x}", "test-tag{dims=[1,2]}", "test-tag{colour=red}", "test-tag{=1}", "test-tag{ = }",
-    "cse{foo=1}", "canonicalize{max-iterations=abc}", "canonicalize{top-down=maybe}",
-    "canonicalize{region-simplify=foo}", "canonicalize{max-iterations=99999999999999999999}",
-    "test-fold-addi-zero{region-simplify=bogus}", "test-fold-addi-zero{max-iterations=99999999999999999999}",
+    "a,,b",
+    ",",
+    "canonicalize,",
+    ",cse",
+    "(",
+    ")",
+    "((",
+    "))",
+    "builtin.module(",
+    "builtin.module)",
+    "builtin.module(func.func(canonicalize)",
+    "builtin.module(func.func(canonicalize)))",
+    "{",
+    "}",
+    "test-tag{",
+    "test-tag}",
+    "test-tag{}}",
+    "test-tag{{}",
+    'test-tag{label="x}',
+    "test-tag{label='x}",
+    "test-tag{label=(}",
+    "test-tag{label=[}",
+    "canonicalise",
+    "no-such-pass",
+    "test-tag-fnuc",
+    "cse-but-not",
+    "test-tag{count=lots}",
+    "test-tag{count=1.5}",
+    "test-tag{scale=abc}",
+    "test-tag{flag=maybe}",
+    "test-tag{dims=1,x}",
+    "test-tag{dims=[1,2]}",
+    "test-tag{colour=red}",
+    "test-tag{=1}",
+    "test-tag{ = }",
+    "cse{foo=1}",
+    "canonicalize{max-iterations=abc}",
+    "canonicalize{top-down=maybe}",
+    "canonicalize{region-simplify=foo}",
+    "canonicalize{max-iterations=99999999999999999999}",
+    "test-fold-addi-zero{region-simplify=bogus}",
+    "test-fold-addi-zero{max-iterations=99999999999999999999}",
     "test-fold-addi-zero{fold=2}",
-    "builtin.module(test-tag-func)", "any(test-tag-func)", "any(any(cse))", "builtin.module(any(cse))",
-    "func.func(builtin.module(test-tag))", "builtin.module(func.func(cse)),cse",
-    "ünïcödé", "test-tag{label=ü☃}", "cse,\u00a0canonicalize", "cs\u0435", "test‐tag", "\U0001F600",
+    "builtin.module(test-tag-func)",
+    "any(test-tag-func)",
+    "any(any(cse))",
+    "builtin.module(any(cse))",
+    "func.func(builtin.module(test-tag))",
+    "builtin.module(func.func(cse)),cse",
+    "ünïcödé",
+    "test-tag{label=ü☃}",
+    "cse,\u00a0canonicalize",
+    "cs\u0435",
+    "test‐tag",
+    "\U0001f600",
     "builtin.module(func.func(test-tag-func{label=x}),func.func(cse),)",
-    "inline{op-pipelines=func.func(test-tag)}", "inline{default-pipeline=canonicalize(}",
-    "test-tag test-tag", "test-tag;cse", "builtin.module()()", "func.func()", "  ,  ",
+    "inline{op-pipelines=func.func(test-tag)}",
+    "inline{default-pipeline=canonicalize(}",
+    "test-tag test-tag",
+    "test-tag;cse",
+    "builtin.module()()",
+    "func.func()",
+    "  ,  ",
     "builtin.module(func.func(canonicalize{max-iterations=1}, test-fold-addi-zero{max-iterations=1}))",
 ]
 
@@ -524,10 +643,17 @@ def build_cases() -> list[Case]:
         Case("misc-unwritable-output", ("{input}", "-o", "{dir}/no/such/dir/out.mlir"), good),
         Case("misc-bad-bool-flag", ("{input}", "--verify-each=maybe"), good),
         Case("misc-plugin-not-python", ("{input}", "--load-pass-plugin={input}"), good),
-        Case("misc-plugin-syntax-error", ("{input}", "--load-pass-plugin={dir}/broken_plugin.py"), good,
-             extra_files=(("broken_plugin.py", b"def (:\n"),)),
-        Case("misc-verify-far-line", ("{input}", "--verify-diagnostics", "--pipeline=test-emit-error"),
-             b"// expected-error@+99999999 {{x}}\n// expected-error@-99999999 {{y}}\nfunc.func @f() {\n  return\n}\n"),
+        Case(
+            "misc-plugin-syntax-error",
+            ("{input}", "--load-pass-plugin={dir}/broken_plugin.py"),
+            good,
+            extra_files=(("broken_plugin.py", b"def (:\n"),),
+        ),
+        Case(
+            "misc-verify-far-line",
+            ("{input}", "--verify-diagnostics", "--pipeline=test-emit-error"),
+            b"// expected-error@+99999999 {{x}}\n// expected-error@-99999999 {{y}}\nfunc.func @f() {\n  return\n}\n",
+        ),
     ]
     # Serialized bytecode, truncated. (Bytes flipped at random are left out on
     # purpose: MLIR's bytecode reader corrupts the heap on some of them, e.g.
@@ -567,7 +693,7 @@ class Result:
     stderr: bytes
     seconds: float
     command: list[str]
-    roundtrip: "Result | None" = None
+    roundtrip: Result | None = None
 
 
 def run_opt_py(args, data=None, stdin=False, timeout=TIMEOUT_S) -> Result:
@@ -620,15 +746,17 @@ def _show(data: bytes | None, limit=6000) -> str:
 
 
 def describe(case: Case, res: Result) -> str:
-    return "\n".join([
-        f"case {case.id} (seed {SEED}): {case.note}",
-        "command: " + " ".join(shlex.quote(a) for a in res.command) + ("  < INPUT" if case.stdin else ""),
-        f"exit status: {res.rc}  ({res.seconds:.1f}s)",
-        "----- input -----",
-        _show(case.data),
-        "----- stderr (tail) -----",
-        _show(res.stderr[-4000:]),
-    ])
+    return "\n".join(
+        [
+            f"case {case.id} (seed {SEED}): {case.note}",
+            "command: " + " ".join(shlex.quote(a) for a in res.command) + ("  < INPUT" if case.stdin else ""),
+            f"exit status: {res.rc}  ({res.seconds:.1f}s)",
+            "----- input -----",
+            _show(case.data),
+            "----- stderr (tail) -----",
+            _show(res.stderr[-4000:]),
+        ]
+    )
 
 
 # Signatures of open core bugs, each with a test that pins it (none open now):
@@ -657,8 +785,10 @@ def check(case: Case, res: Result, debug: bool):
         fail("Python traceback without --debug")
     rt = res.roundtrip
     if rt is not None and (rt.rc != 0 or b"Traceback" in rt.stderr):
-        fail(f"the output does not parse again (exit {rt.rc}):\n{_show(rt.stderr[-3000:])}\n"
-             f"----- output -----\n{_show(res.stdout)}")
+        fail(
+            f"the output does not parse again (exit {rt.rc}):\n{_show(rt.stderr[-3000:])}\n"
+            f"----- output -----\n{_show(res.stdout)}"
+        )
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -697,8 +827,11 @@ def _single(case_id, args, data=SMALL, stdin=True, debug=False, tmp_path=None):
 
 def test_module_scope_ir_printing_with_threading_runs(tmp_path):
     """MLIR aborts on module-scope IR printing with threads on; opt-py turns them off and prints."""
-    res = _single("xf-module-scope", ["-", "--pipeline=canonicalize", "--mlir-print-ir-after-all",
-                                      "--mlir-print-ir-module-scope"], tmp_path=tmp_path)
+    res = _single(
+        "xf-module-scope",
+        ["-", "--pipeline=canonicalize", "--mlir-print-ir-after-all", "--mlir-print-ir-module-scope"],
+        tmp_path=tmp_path,
+    )
     assert res.rc == 0 and b"// -----// IR Dump After CanonicalizerPass" in res.stderr, res.stderr[-2000:]
     assert b"func.func @f" in res.stdout
 
@@ -706,8 +839,9 @@ def test_module_scope_ir_printing_with_threading_runs(tmp_path):
 def test_deeply_nested_pipeline_is_a_diagnostic(tmp_path):
     pipeline = "func.func(" * 600 + "cse" + ")" * 600
     res = _single("xf-deep-pipeline", ["-", f"--pipeline={pipeline}"], tmp_path=tmp_path)
-    assert res.rc == 1 and b"error: pipeline:1:641: pipeline nests deeper than 64 levels" in res.stderr, \
-        res.stderr[:2000]
+    assert res.rc == 1 and b"error: pipeline:1:641: pipeline nests deeper than 64 levels" in res.stderr, res.stderr[
+        :2000
+    ]
 
 
 def test_caret_for_a_huge_column_is_bounded(tmp_path):
@@ -722,14 +856,14 @@ def test_bare_cpp_pass_is_not_run_on_a_dummy_module(tmp_path):
 
 def test_bare_variant_pipeline_does_not_abort(tmp_path):
     data = (LIT / "tool" / "nesting.mlir").read_bytes()
-    _single("xf-probe-abort", ["-", "--pipeline=iree-codegen-configuration-preprocessing-pipeline"],
-            data, tmp_path=tmp_path)
+    _single(
+        "xf-probe-abort", ["-", "--pipeline=iree-codegen-configuration-preprocessing-pipeline"], data, tmp_path=tmp_path
+    )
 
 
 def test_deeply_nested_ir_does_not_segfault(tmp_path):
     n = 5000
-    data = ("func.func @f() {\n" + '"scf.execute_region"() ({\n' * n + "}) : () -> ()\n" * n
-            + "return\n}\n").encode()
+    data = ("func.func @f() {\n" + '"scf.execute_region"() ({\n' * n + "}) : () -> ()\n" * n + "return\n}\n").encode()
     _single("xf-deep-ir", ["-"], data, tmp_path=tmp_path)
 
 
@@ -746,6 +880,7 @@ def test_invalid_regex_in_an_expectation_is_an_error(tmp_path):
 
 def test_debug_patterns_names_stdin_like_diagnostics_do(tmp_path):
     data = SMALL.replace(b"return %b", b"%x = arith.addi %b, %a : i32\n  return %x")
-    res = _single("xf-debug-patterns-stdin", ["-", "--pipeline=test-fold-addi-zero", "--debug-patterns"],
-                  data, tmp_path=tmp_path)
+    res = _single(
+        "xf-debug-patterns-stdin", ["-", "--pipeline=test-fold-addi-zero", "--debug-patterns"], data, tmp_path=tmp_path
+    )
     assert b"applied to 'arith.addi' at <stdin>:3:8" in res.stderr, res.stderr.decode()

@@ -18,7 +18,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from opt_py.tool.output import write_output
 
 
@@ -101,8 +100,9 @@ PROGRAM = """func.func @f(%a: i32) -> i32 {
 
 
 def opt_py(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "opt_py", *args], input=stdin, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "opt_py", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_dev_stdin_is_read_once():
@@ -123,15 +123,29 @@ def test_fifo_input(tmp_path):
 
 
 def test_compile_reads_dev_stdin_once():
-    r = opt_py("compile", "/dev/stdin", "--compile-to=input", "-o", "-", "--iree-hal-target-device=local",
-               "--iree-hal-local-target-device-backends=llvm-cpu", stdin=PROGRAM)
+    r = opt_py(
+        "compile",
+        "/dev/stdin",
+        "--compile-to=input",
+        "-o",
+        "-",
+        "--iree-hal-target-device=local",
+        "--iree-hal-local-target-device-backends=llvm-cpu",
+        stdin=PROGRAM,
+    )
     assert r.returncode == 0, r.stderr
     assert "util.func public @f" in r.stdout
 
 
 def test_compile_a_directory_is_a_clear_error(tmp_path):
-    r = opt_py("compile", str(tmp_path), "-o", str(tmp_path / "x.vmfb"), "--iree-hal-target-device=local",
-               "--iree-hal-local-target-device-backends=llvm-cpu")
+    r = opt_py(
+        "compile",
+        str(tmp_path),
+        "-o",
+        str(tmp_path / "x.vmfb"),
+        "--iree-hal-target-device=local",
+        "--iree-hal-local-target-device-backends=llvm-cpu",
+    )
     assert r.returncode == 1
     assert "cannot open input file" in r.stderr and "Is a directory" in r.stderr
     assert "Traceback" not in r.stderr

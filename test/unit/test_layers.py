@@ -15,8 +15,18 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "python"
 LAYERS = ["errors", "syntax", "authoring", "patterns", "passes", "pipeline", "run", "iree", "cases", "tool"]
-RANK = {"errors": 0, "syntax": 0, "authoring": 1, "patterns": 2, "passes": 3, "pipeline": 4, "run": 5,
-        "iree": 6, "cases": 7, "tool": 8}
+RANK = {
+    "errors": 0,
+    "syntax": 0,
+    "authoring": 1,
+    "patterns": 2,
+    "passes": 3,
+    "pipeline": 4,
+    "run": 5,
+    "iree": 6,
+    "cases": 7,
+    "tool": 8,
+}
 
 
 def module_name(path: Path) -> str:
@@ -83,7 +93,7 @@ def test_no_import_cycles():
         path.append(n)
         for t in sorted(graph[n]):
             if state.get(t) == "open":
-                cycles.append(path[path.index(t):] + [t])
+                cycles.append(path[path.index(t) :] + [t])
             elif t not in state:
                 visit(t)
         path.pop()

@@ -11,12 +11,21 @@ tests fail if a hook comes back.
 import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
+import tomllib
+
 ROOT = Path(__file__).resolve().parents[2]
-CARD = ["CMakeLists.txt", "pyproject.toml", "python", "python/passes", "python/patterns", "test/lit", "test/e2e",
-        "tools"]
+CARD = [
+    "CMakeLists.txt",
+    "pyproject.toml",
+    "python",
+    "python/passes",
+    "python/patterns",
+    "test/lit",
+    "test/e2e",
+    "tools",
+]
 
 
 def test_the_cards_layout():
@@ -30,15 +39,20 @@ def test_every_package_folder_is_packaged():
     """pyproject's package list is every folder of python/ that holds an __init__.py."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert config["package-dir"] == {"opt_py": "python"}
-    on_disk = sorted(".".join(["opt_py", *p.parent.relative_to(ROOT / "python").parts])
-                     for p in (ROOT / "python").rglob("__init__.py") if "__pycache__" not in p.parts)
+    on_disk = sorted(
+        ".".join(["opt_py", *p.parent.relative_to(ROOT / "python").parts])
+        for p in (ROOT / "python").rglob("__init__.py")
+        if "__pycache__" not in p.parts
+    )
     assert sorted(config["packages"]) == on_disk
 
 
 def test_start_up_imports_no_hook():
     """A bare Python start-up in this environment imports nothing for opt-py: no finder, no .pth."""
-    probe = ("import sys; print(sorted(m for m in sys.modules if 'editable' in m or m.startswith('opt_py'))); "
-             "print(sorted(type(f).__module__ for f in sys.meta_path if 'editable' in type(f).__module__))")
+    probe = (
+        "import sys; print(sorted(m for m in sys.modules if 'editable' in m or m.startswith('opt_py'))); "
+        "print(sorted(type(f).__module__ for f in sys.meta_path if 'editable' in type(f).__module__))"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0] == "[]", f"imported at start-up: {out[0]}"
     assert out[1] == "[]", f"editable-install import hooks: {out[1]}"

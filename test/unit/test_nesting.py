@@ -3,7 +3,6 @@
 import random
 
 import pytest
-
 from opt_py.tool import opt
 
 

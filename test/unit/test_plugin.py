@@ -25,7 +25,7 @@ func.func @f(%a: i32) -> i32 {
 }
 """
 
-HELLO = '''
+HELLO = """
 from dataclasses import dataclass
 
 from opt_py import Pass, option
@@ -56,9 +56,9 @@ class Bye(Pass):
 
 
 PASSES = [Hello, Bye]
-'''
+"""
 
-CSE = '''
+CSE = """
 from dataclasses import dataclass
 
 from opt_py import Pass
@@ -71,7 +71,7 @@ class MyCse(Pass):
 
     def run(self, op, ctx):
         raise AssertionError("must never run")
-'''
+"""
 
 
 def _opt_py_command() -> list[str]:
@@ -96,15 +96,26 @@ def opt_py(*args, sites=(), stdin=INPUT, cwd=None):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(str(s) for s in sites)
     return subprocess.run(
-        [*_opt_py_command(), *args], input=stdin, capture_output=True, text=True, env=env,
-        timeout=120, cwd=cwd, check=False,
+        [*_opt_py_command(), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=cwd,
+        check=False,
     )
 
 
 @pytest.fixture
 def hello_site(tmp_path):
-    return write_plugin(tmp_path / "hello", "opt-py-hello", "opt_py_hello", HELLO,
-                        {"hello": "opt_py_hello:Hello", "bye": "opt_py_hello:Bye"})
+    return write_plugin(
+        tmp_path / "hello",
+        "opt-py-hello",
+        "opt_py_hello",
+        HELLO,
+        {"hello": "opt_py_hello:Hello", "bye": "opt_py_hello:Bye"},
+    )
 
 
 def _clean_failure(proc):
@@ -145,8 +156,9 @@ def test_the_plugin_pass_takes_options(hello_site):
 
 
 def test_the_plugin_pass_mixes_with_cpp_passes(hello_site):
-    proc = opt_py("-", "--pipeline=builtin.module(func.func(canonicalize,plugin-hello),cse,plugin-bye)",
-                  sites=[hello_site])
+    proc = opt_py(
+        "-", "--pipeline=builtin.module(func.func(canonicalize,plugin-hello),cse,plugin-bye)", sites=[hello_site]
+    )
     assert proc.returncode == 0, proc.stderr
     assert "module attributes {plugin.bye}" in proc.stdout
     assert 'plugin.greeting = "hi"' in proc.stdout
@@ -185,8 +197,7 @@ def cse_site(tmp_path):
 def test_a_plugin_colliding_with_a_cpp_pass_fails_list_passes(cse_site):
     proc = opt_py("--list-passes", sites=[cse_site])
     _clean_failure(proc)
-    assert ("opt-py: error: plugin 'mycse' declares pass 'cse', which collides with a registered C++ pass"
-            in proc.stderr)
+    assert "opt-py: error: plugin 'mycse' declares pass 'cse', which collides with a registered C++ pass" in proc.stderr
 
 
 def test_a_plugin_colliding_with_a_cpp_pass_fails_a_pipeline_that_loads_plugins(cse_site):
@@ -203,17 +214,23 @@ def test_a_colliding_plugin_does_not_replace_the_cpp_pass(cse_site):
 
 
 def test_a_plugin_whose_import_raises_names_the_plugin(tmp_path):
-    site = write_plugin(tmp_path / "s", "opt-py-boom", "opt_py_boom",
-                        'raise ImportError("kaboom at import")\n', {"boom": "opt_py_boom:PASSES"})
+    site = write_plugin(
+        tmp_path / "s",
+        "opt-py-boom",
+        "opt_py_boom",
+        'raise ImportError("kaboom at import")\n',
+        {"boom": "opt_py_boom:PASSES"},
+    )
     proc = opt_py("--list-passes", sites=[site])
     _clean_failure(proc)
-    assert ("opt-py: error: cannot load opt-py plugin 'boom' (opt_py_boom:PASSES): ImportError: kaboom at import"
-            in proc.stderr)
+    assert (
+        "opt-py: error: cannot load opt-py plugin 'boom' (opt_py_boom:PASSES): ImportError: kaboom at import"
+        in proc.stderr
+    )
 
 
 def test_a_plugin_whose_import_raises_fails_a_pipeline_naming_the_plugin(tmp_path):
-    site = write_plugin(tmp_path / "s", "opt-py-boom", "opt_py_boom",
-                        "1 / 0\n", {"boom": "opt_py_boom:PASSES"})
+    site = write_plugin(tmp_path / "s", "opt-py-boom", "opt_py_boom", "1 / 0\n", {"boom": "opt_py_boom:PASSES"})
     proc = opt_py("-", "--pipeline=canonicalize,some-plugin-pass", sites=[site])
     _clean_failure(proc)
     assert "cannot load opt-py plugin 'boom' (opt_py_boom:PASSES): ZeroDivisionError: division by zero" in proc.stderr
@@ -267,8 +284,9 @@ def test_a_plugin_pass_with_an_invalid_name_names_the_plugin(tmp_path):
 
 
 def test_a_plugin_whose_import_exits_is_an_error_naming_the_plugin(tmp_path):
-    site = write_plugin(tmp_path / "s", "opt-py-exit", "opt_py_exit",
-                        "import sys\nsys.exit(0)\n", {"exits": "opt_py_exit:PASSES"})
+    site = write_plugin(
+        tmp_path / "s", "opt-py-exit", "opt_py_exit", "import sys\nsys.exit(0)\n", {"exits": "opt_py_exit:PASSES"}
+    )
     proc = opt_py("-", "--pipeline=plugin-hello", sites=[site])
     _clean_failure(proc)
     assert "exits" in proc.stderr

@@ -2,9 +2,8 @@
 
 import pkgutil
 
-import pytest
-
 import opt_py.passes
+import pytest
 from opt_py import Pass
 from opt_py.pipeline import registry
 
@@ -37,8 +36,13 @@ def test_every_pass_has_its_files_under_its_name(name):
 
     root = Path(__file__).resolve().parents[2]
     module = name.replace("-", "_")
-    expected = [f"python/passes/{module}.py", f"python/patterns/{module}.py", f"test/lit/passes/{name}.mlir",
-                SHARED_PROOF.get(name, f"test/passes/test_{module}.py"), f"docs/passes/{name}.md"]
+    expected = [
+        f"python/passes/{module}.py",
+        f"python/patterns/{module}.py",
+        f"test/lit/passes/{name}.mlir",
+        SHARED_PROOF.get(name, f"test/passes/test_{module}.py"),
+        f"docs/passes/{name}.md",
+    ]
     missing = [p for p in expected if not (root / p).exists()]
     assert not missing, f"{name}: {missing}"
     assert registry.BUILTIN_PASSES[name].partition(":")[0] == module

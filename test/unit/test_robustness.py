@@ -13,7 +13,7 @@ PROGRAM = """func.func @f(%a: i32) -> i32 {
 }
 """
 
-PLUGIN = '''
+PLUGIN = """
 import sys
 from dataclasses import dataclass
 from opt_py import Pass, PatternPass, pattern
@@ -62,12 +62,11 @@ class RejectsOptions(Pass):
 
     def run(self, op, ctx):
         pass
-'''
+"""
 
 
 def opt_py(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "opt_py", *args], capture_output=True, text=True, timeout=300,
-                          cwd=cwd)
+    return subprocess.run([sys.executable, "-m", "opt_py", *args], capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
 @pytest.fixture
@@ -77,12 +76,18 @@ def files(tmp_path):
     return tmp_path
 
 
-@pytest.mark.parametrize("pipeline, message", [
-    ("t-exits", "in.mlir:1:1: error: pass 't-exits' failed: SystemExit: 0"),
-    ("t-pattern-exits", "in.mlir:3:8: error: pass 't-pattern-exits' failed: pattern 'exits_in_pattern' raised SystemExit"),
-    ("t-patterns-raise", "error: pass 't-patterns-raise' failed: RuntimeError: patterns() bug"),
-    ("t-post-init", "pass 't-post-init' cannot be built: ValueError: bad n"),
-])
+@pytest.mark.parametrize(
+    "pipeline, message",
+    [
+        ("t-exits", "in.mlir:1:1: error: pass 't-exits' failed: SystemExit: 0"),
+        (
+            "t-pattern-exits",
+            "in.mlir:3:8: error: pass 't-pattern-exits' failed: pattern 'exits_in_pattern' raised SystemExit",
+        ),
+        ("t-patterns-raise", "error: pass 't-patterns-raise' failed: RuntimeError: patterns() bug"),
+        ("t-post-init", "pass 't-post-init' cannot be built: ValueError: bad n"),
+    ],
+)
 def test_plugin_bugs_are_pass_failures(files, pipeline, message):
     r = opt_py(f"--load-pass-plugin={files / 'plugin.py'}", "-p", pipeline, "in.mlir", "-o", "out.mlir", cwd=files)
     assert r.returncode == 1
@@ -97,8 +102,13 @@ def test_deep_bracket_nesting_is_refused(tmp_path, opener, closer):
     crashed it even on opt-py's big stack."""
     n = 200_000
     body = opener * n + closer * n
-    text = f'"test.op"() {{a = {body}}} : () -> ()\n' if opener == "[" else \
-        f'"test.op"() : () -> ({body})\n' if opener == "(" else f'"test.op"() : () -> {body}\n'
+    text = (
+        f'"test.op"() {{a = {body}}} : () -> ()\n'
+        if opener == "["
+        else f'"test.op"() : () -> ({body})\n'
+        if opener == "("
+        else f'"test.op"() : () -> {body}\n'
+    )
     (tmp_path / "deep.mlir").write_text(text)
     r = opt_py("--allow-unregistered-dialect", "deep.mlir", cwd=tmp_path)
     assert r.returncode == 1
@@ -127,8 +137,9 @@ def test_inject_at_end_says_why(files):
 
 def test_dump_phases_into_a_file(files):
     (files / "afile").write_text("x")
-    r = opt_py("compile", "in.mlir", "-o", "x.vmfb", "--inject", "flow:cse", "--dump-phases", "afile", *COMPILE,
-               cwd=files)
+    r = opt_py(
+        "compile", "in.mlir", "-o", "x.vmfb", "--inject", "flow:cse", "--dump-phases", "afile", *COMPILE, cwd=files
+    )
     assert r.returncode == 1
     assert "cannot use 'afile' for --dump-phases" in r.stderr and "Traceback" not in r.stderr
     assert not (files / "x.vmfb").exists()
@@ -137,7 +148,8 @@ def test_dump_phases_into_a_file(files):
 def test_an_anchor_that_is_not_an_op_name_is_refused(files):
     (files / "anchor.py").write_text(
         "from dataclasses import dataclass\nfrom opt_py import Pass\n\n\n@dataclass(frozen=True)\n"
-        "class P(Pass):\n    name = 'int-anchor'\n    anchor = 42\n\n    def run(self, op, ctx):\n        pass\n")
+        "class P(Pass):\n    name = 'int-anchor'\n    anchor = 42\n\n    def run(self, op, ctx):\n        pass\n"
+    )
     r = opt_py(f"--load-pass-plugin={files / 'anchor.py'}", "-p", "int-anchor", "in.mlir", cwd=files)
     assert r.returncode == 1
     assert "pass 'int-anchor' declares anchor 42: expected 'any' or an op name" in r.stderr

@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 OPT_PY = shutil.which("opt-py") or str(Path(sys.executable).parent / "opt-py")
 SRC = "func.func @f(%a: i32) -> i32 {\n  %c0 = arith.constant 0 : i32\n  %0 = arith.addi %a, %c0 : i32\n  return %0 : i32\n}\n"
-SLEEPY_PLUGIN = '''
+SLEEPY_PLUGIN = """
 import os, time
 from opt_py import Pass
 
@@ -31,15 +31,19 @@ class Sleepy(Pass):
     def run(self, op, ctx):
         open(os.environ["SLEEPY_MARK"], "w").close()
         time.sleep(60)
-'''
+"""
 
 
 @pytest.fixture
 def server_env(tmp_path):
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), OPT_PY_SERVER_IDLE="60",
-               OPT_PY_SERVER_LOG=str(tmp_path / "server.log"))
+    env = dict(
+        os.environ,
+        XDG_RUNTIME_DIR=str(runtime),
+        OPT_PY_SERVER_IDLE="60",
+        OPT_PY_SERVER_LOG=str(tmp_path / "server.log"),
+    )
     env.pop("OPT_PY_NO_SERVER", None)
     yield env
     for sock in (runtime / "opt-py").glob("*.sock") if (runtime / "opt-py").exists() else []:
@@ -72,10 +76,13 @@ def wait_for_server(env, timeout=60) -> Path:
 
 def socket_of(env) -> Path:
     # sys.path as the opt-py console script has it: its own folder first.
-    code = f"import sys; sys.path[0] = {os.path.dirname(OPT_PY)!r}; from opt_py.tool.client import socket_path; " \
-           "print(socket_path())"
-    out = subprocess.run([sys.executable, "-c", code],
-                         env=env, capture_output=True, text=True, check=True).stdout.strip()
+    code = (
+        f"import sys; sys.path[0] = {os.path.dirname(OPT_PY)!r}; from opt_py.tool.client import socket_path; "
+        "print(socket_path())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
     return Path(out)
 
 
@@ -91,8 +98,16 @@ def test_served_runs_match_cold_runs(server_env, tmp_path):
         (["--no-such-flag"], None),  # argparse's exit 2
         (["--help"], None),
         (["missing.mlir"], None),
-        (["--load-pass-plugin", str(ROOT / "examples" / "fold_addi_zero.py"), "-p", "fold-addi-zero",
-          str(ROOT / "examples" / "addi.mlir")], None),
+        (
+            [
+                "--load-pass-plugin",
+                str(ROOT / "examples" / "fold_addi_zero.py"),
+                "-p",
+                "fold-addi-zero",
+                str(ROOT / "examples" / "addi.mlir"),
+            ],
+            None,
+        ),
         (["in.mlir", "-o", "out.mlir"], None),  # relative to the client's working directory
     ]
     wait_for_server(server_env)
@@ -104,8 +119,12 @@ def test_served_runs_match_cold_runs(server_env, tmp_path):
         warm_out = (tmp_path / "out.mlir").read_bytes() if "-o" in args else None
         cold = opt_py(args, cold_env, cwd=tmp_path, input=stdin)
         cold_out = (tmp_path / "out.mlir").read_bytes() if "-o" in args else None
-        assert (warm.returncode, warm.stdout, warm.stderr, warm_out) == \
-               (cold.returncode, cold.stdout, cold.stderr, cold_out), args
+        assert (warm.returncode, warm.stdout, warm.stderr, warm_out) == (
+            cold.returncode,
+            cold.stdout,
+            cold.stderr,
+            cold_out,
+        ), args
 
 
 def test_umask_and_environment_are_the_clients(server_env, tmp_path):
@@ -113,8 +132,9 @@ def test_umask_and_environment_are_the_clients(server_env, tmp_path):
     (tmp_path / "in.mlir").write_text(SRC)
     for mask in (0o077, 0o022):
         out = tmp_path / f"out-{mask:o}.mlir"
-        subprocess.run(f"umask {mask:o}; exec {OPT_PY} in.mlir -o {out.name}", shell=True, env=server_env,
-                       cwd=tmp_path, check=True)
+        subprocess.run(
+            f"umask {mask:o}; exec {OPT_PY} in.mlir -o {out.name}", shell=True, env=server_env, cwd=tmp_path, check=True
+        )
         assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~mask
     # An environment variable a plugin reads (here: where the sleepy pass marks) is the client's.
     plugin = tmp_path / "sleepy.py"
@@ -136,8 +156,13 @@ def test_sigint_interrupts_the_run(server_env, tmp_path, served):
     (tmp_path / "in.mlir").write_text(SRC)
     plugin = tmp_path / "sleepy.py"
     plugin.write_text(SLEEPY_PLUGIN)
-    proc = subprocess.Popen([OPT_PY, "--load-pass-plugin", str(plugin), "-p", "test-sleepy", "in.mlir"], env=env,
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [OPT_PY, "--load-pass-plugin", str(plugin), "-p", "test-sleepy", "in.mlir"],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.time() + 60
     while not (tmp_path / "mark").exists() and time.time() < deadline:
         time.sleep(0.05)
@@ -204,7 +229,11 @@ def test_a_server_of_another_user_is_not_trusted(server_env, tmp_path):
     path = socket_of(server_env)
     path.parent.mkdir(mode=0o700, exist_ok=True)
     got = tmp_path / "fake-server-got"
-    fake = subprocess.Popen([sys.executable, "-c", f"""
+    fake = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"""
 import os, socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.bind({str(path)!r})
@@ -219,7 +248,11 @@ except OSError:
     data = b""
 open({str(got)!r}, "wb").write(data) if os.access(os.path.dirname({str(got)!r}), os.W_OK) else None
 sys.stdout.write(repr(data)); sys.stdout.flush()
-"""], stdout=subprocess.PIPE, text=True)
+""",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert fake.stdout.readline().strip() == "ready"
     (tmp_path / "in.mlir").write_text(SRC)
     res = opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
@@ -228,7 +261,7 @@ sys.stdout.write(repr(data)); sys.stdout.flush()
         out, _ = fake.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         fake.kill()
-        raise AssertionError(f"{os.listdir(path.parent)} {path} {res.stderr}")
+        raise AssertionError(f"{os.listdir(path.parent)} {path} {res.stderr}") from None
     assert out == "b''", "the client sent its request to a server of another user"
 
 
@@ -245,7 +278,11 @@ def test_the_server_refuses_another_user(server_env, tmp_path):
     os.chmod(path, 0o777)
     try:
         before = served_runs(server_env)
-        probe = subprocess.run([sys.executable, "-c", f"""
+        probe = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                f"""
 import os, socket
 os.setgid(65534); os.setuid(65534)
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -256,7 +293,13 @@ try:
     print(repr(s.recv(100)))
 except OSError as e:
     print("closed", e)
-"""], capture_output=True, text=True, timeout=60, check=True)
+""",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
     finally:
         os.chmod(path.parent, 0o700)
         path.unlink()
@@ -304,8 +347,10 @@ def test_compile_is_served_and_gives_the_same_module(server_env, tmp_path):
         assert (served_runs(server_env) > before) == (name == "warm")
         outs[name] = (tmp_path / f"{name}.vmfb").read_bytes()
     assert outs["warm"] == outs["cold"]
-    bad = [opt_py(["compile", program, "-o", str(tmp_path / "x.vmfb"), "--inject", "nowhere:cse", *flags], env)
-           for env in (server_env, cold_env)]
+    bad = [
+        opt_py(["compile", program, "-o", str(tmp_path / "x.vmfb"), "--inject", "nowhere:cse", *flags], env)
+        for env in (server_env, cold_env)
+    ]
     assert bad[0].returncode == bad[1].returncode == 1 and bad[0].stderr == bad[1].stderr
     assert not (tmp_path / "x.vmfb").exists()
 

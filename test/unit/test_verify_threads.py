@@ -30,8 +30,14 @@ print("ok")
 
 def test_verification_error_in_injected_pass_does_not_hang():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PLUGIN_SITE), os.environ.get("PYTHONPATH", "")]))
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(ROOT / "models" / "moe_router" / "model.mlir")],
-                          capture_output=True, text=True, env=env, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(ROOT / "models" / "moe_router" / "model.mlir")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
 
 
@@ -41,10 +47,13 @@ def test_verification_error_in_injected_pass_does_not_hang():
 # threads off, 8 of 10 runs from a file and 5 of 10 from stdin hung here, and
 # 30 run_pipeline calls in one process hung (each test failed on a467734).
 NESTED_INVALID = "".join(
-    f"module @m{j} {{\n" + "".join(
-        f"  func.func @f{i}() -> i32 {{\n    %c = arith.constant 1 : i64\n    return %c : i64\n  }}\n"
-        for i in range(8)) + "}\n"
-    for j in range(8))
+    f"module @m{j} {{\n"
+    + "".join(
+        f"  func.func @f{i}() -> i32 {{\n    %c = arith.constant 1 : i64\n    return %c : i64\n  }}\n" for i in range(8)
+    )
+    + "}\n"
+    for j in range(8)
+)
 
 
 def test_parse_time_verification_errors_do_not_hang(tmp_path):
@@ -53,9 +62,15 @@ def test_parse_time_verification_errors_do_not_hang(tmp_path):
     env = dict(os.environ, OPT_PY_NO_SERVER="1")
     for i in range(6):
         stdin = i % 2 == 1  # a file (parseFile) and stdin (parse)
-        proc = subprocess.run([sys.executable, "-m", "opt_py", "-" if stdin else str(src)],
-                              input=NESTED_INVALID if stdin else None, capture_output=True, text=True, env=env,
-                              timeout=60, check=False)
+        proc = subprocess.run(
+            [sys.executable, "-m", "opt_py", "-" if stdin else str(src)],
+            input=NESTED_INVALID if stdin else None,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
         assert proc.returncode == 1 and proc.stdout == "", proc.stderr
         assert "doesn't match function result type ('i32') in function @f0" in proc.stderr
 

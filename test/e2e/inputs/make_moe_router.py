@@ -4,8 +4,8 @@ Stock IREE 3.13 computes it wrong on CPU and CUDA: the two scattered results
 share one allocation. Run from this directory: python make_moe_router.py
 """
 
-import torch
 import iree.turbine.aot as aot
+import torch
 
 
 class Router(torch.nn.Module):

@@ -1,4 +1,5 @@
 """Declares a pass whose name is taken by MLIR's C++ cse."""
+
 from dataclasses import dataclass
 
 from opt_py import Pass

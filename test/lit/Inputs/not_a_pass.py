@@ -1,2 +1,3 @@
 """Declares no pass."""
+
 VALUE = 1
