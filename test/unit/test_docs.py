@@ -1,9 +1,13 @@
-"""Every command in the README and in docs/writing-a-pass.md runs, as written.
+"""The docs hold: every command in the README and the guides runs as written, every link resolves.
 
 The ``sh`` blocks run in bash from the repository root (a line continued
-with a backslash is one command); ``python`` blocks run as scripts. Only the
-install step (the suite is running in an installed checkout) and the test
-command itself (this is it) are left out.
+with a backslash is one command; a line ending in ``# exit N`` must exit N);
+``python`` blocks run as scripts. Only the install step (the suite is running
+in an installed checkout) and the test command itself (this is it) are left
+out. Every relative link in README.md and docs/ must name a file that exists
+(and, into a markdown page, a heading it has), and every repository path the
+pages name (``python/...``, ``test/...``) must exist, so a moved page or
+module cannot leave a page pointing at nothing.
 """
 
 import os
@@ -15,7 +19,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ["README.md", "docs/writing-a-pass.md"]
+DOCS = ["README.md", "docs/guides/writing-a-pass.md", "docs/guides/hunting-miscompiles.md"]
+GUIDE = "docs/guides/writing-a-pass.md"
 SKIP = ("python -m pytest",)
 
 
@@ -60,10 +65,10 @@ def test_command_runs(doc, index, command, status):
 
 
 def test_docs_have_commands():
-    assert len(commands("README.md")) >= 4 and len(commands("docs/writing-a-pass.md")) >= 5
+    assert len(commands("README.md")) >= 4 and len(commands(GUIDE)) >= 5
 
 
-@pytest.mark.parametrize("doc", DOCS)
+@pytest.mark.parametrize("doc", [d for d in DOCS if blocks(d, "python")])
 def test_python_snippets_run(doc):
     """In order, after the commands (the guide's snippet reads the module its commands built)."""
     for command, _ in commands(doc):
@@ -76,9 +81,89 @@ def test_python_snippets_run(doc):
 
 
 def test_guide_shows_the_example_as_it_is():
-    shown = blocks("docs/writing-a-pass.md", "python")[0]
+    shown = blocks(GUIDE, "python")[0]
     assert shown == (ROOT / "examples" / "fold_addi_zero.py").read_text()
 
 
 def test_readme_stays_short():
     assert len((ROOT / "README.md").read_text().splitlines()) <= 300
+
+
+# --------------------------------------------------------------------------
+# Links and named paths
+# --------------------------------------------------------------------------
+
+PAGES = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md"))]
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+NAMED_PATH = re.compile(r"(?<![\w./$-])(?:python|tools|test|docs|examples)/[\w./-]*\w")
+
+
+def prose(text: str) -> str:
+    """The text outside fenced code blocks and inline code spans (where links are links)."""
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def anchors(page: Path) -> set[str]:
+    """GitHub's anchors for a markdown page's headings: lower case, punctuation dropped, spaces as hyphens."""
+    text = re.sub(r"^```.*?^```", "", page.read_text(), flags=re.S | re.M)
+    seen: dict[str, int] = {}
+    out = set()
+    for heading in re.findall(r"^#{1,6}\s+(.*?)\s*#*\s*$", text, flags=re.M):
+        heading = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def broken_links(page: str) -> list[str]:
+    here = ROOT / page
+    bad = []
+    for target in LINK.findall(prose(here.read_text())):
+        if re.match(r"[a-z]+:", target):
+            continue  # a URL, not a file of this repository
+        path, _, anchor = target.partition("#")
+        dest = (here.parent / path).resolve() if path else here
+        if not dest.exists():
+            bad.append(f"{target} (no such file)")
+        elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+            bad.append(f"{target} (no heading '#{anchor}' in {dest.relative_to(ROOT)})")
+    return bad
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_links_resolve(page):
+    bad = broken_links(page)
+    assert not bad, f"{page}: links to nothing: {bad}"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_named_paths_exist(page):
+    """A repository path a page names in its text or code (``python/iree/fixes.py``) exists.
+
+    A path followed by a placeholder (``test/passes/test_<pass>.py``) names a
+    pattern, not a file, and is left out.
+    """
+    text = (ROOT / page).read_text()
+    bad = sorted(
+        {
+            m.group(0)
+            for m in NAMED_PATH.finditer(text)
+            if text[m.end() : m.end() + 1] not in "<{*" and not (ROOT / m.group(0)).exists()
+        }
+    )
+    assert not bad, f"{page}: names paths that do not exist: {bad}"
+
+
+def test_link_check_can_fail(tmp_path, monkeypatch):
+    """The checker itself: a missing file and a missing heading are caught, a good link is not."""
+    page = ROOT / "docs" / "reports" / "performance.md"
+    assert "warm-start" in anchors(page)
+    fake = tmp_path / "docs" / "x.md"
+    fake.parent.mkdir()
+    fake.write_text("# Top\n\n[a](../README.md) [b](gone.md) [c](#top) [d](#nowhere) `[e](gone.md)`\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    (tmp_path / "README.md").write_text("# R\n")
+    assert broken_links("docs/x.md") == ["gone.md (no such file)", "#nowhere (no heading '#nowhere' in docs/x.md)"]
