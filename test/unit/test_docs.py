@@ -19,7 +19,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ["README.md", "docs/guides/writing-a-pass.md", "docs/guides/hunting-miscompiles.md"]
+DOCS = [
+    "README.md",
+    "docs/guides/writing-a-pass.md",
+    "docs/guides/hunting-miscompiles.md",
+    "docs/reference/fixes.md",
+]
 GUIDE = "docs/guides/writing-a-pass.md"
 SKIP = ("python -m pytest",)
 
