@@ -91,7 +91,7 @@ def test_guide_shows_the_example_as_it_is():
 
 
 def test_readme_stays_short():
-    assert len((ROOT / "README.md").read_text().splitlines()) <= 300
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 200
 
 
 # --------------------------------------------------------------------------
