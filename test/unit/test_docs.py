@@ -101,6 +101,8 @@ def test_readme_stays_short():
 PAGES = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 NAMED_PATH = re.compile(r"(?<![\w./$-])(?:python|tools|test|docs|examples)/[\w./-]*\w")
+# A module named inside the package, as docs/reference/architecture.md does: ``run/engine.py``.
+PACKAGE_PATH = re.compile(r"(?<![\w./$-])(?:authoring|patterns|passes|pipeline|run|iree|cases|tool)/[\w/]+\.py")
 
 
 def prose(text: str) -> str:
@@ -146,17 +148,19 @@ def test_links_resolve(page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_named_paths_exist(page):
-    """A repository path a page names in its text or code (``python/iree/fixes.py``) exists.
+    """A repository path a page names in its text or code (``python/iree/fixes.py``, or inside the
+    package ``iree/fixes.py``) exists.
 
     A path followed by a placeholder (``test/passes/test_<pass>.py``) names a
     pattern, not a file, and is left out.
     """
     text = (ROOT / page).read_text()
+    named = [(m, ROOT) for m in NAMED_PATH.finditer(text)] + [(m, ROOT / "python") for m in PACKAGE_PATH.finditer(text)]
     bad = sorted(
         {
             m.group(0)
-            for m in NAMED_PATH.finditer(text)
-            if text[m.end() : m.end() + 1] not in "<{*" and not (ROOT / m.group(0)).exists()
+            for m, base in named
+            if text[m.end() : m.end() + 1] not in "<{*" and not (base / m.group(0)).exists()
         }
     )
     assert not bad, f"{page}: names paths that do not exist: {bad}"
