@@ -510,9 +510,11 @@ def compile_main(argv: list[str]) -> int:
 
 
 def bundle_main(argv: list[str]) -> int:
+    """``opt-py bundle``: the bundle writer of iree/, given the program generators of cases/."""
+    from ..cases import generators
     from ..iree.bundle import bundle_main as write
 
-    return write(argv)
+    return write(argv, generators())
 
 
 SUBCOMMANDS = {"compile": compile_main, "compare": compare_main, "bundle": bundle_main}
