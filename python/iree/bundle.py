@@ -1,11 +1,12 @@
-"""Write a bundle: modules compiled here for a device that is elsewhere (``opt-py bundle``).
+"""Write a bundle: modules compiled here for a device that is elsewhere.
 
-A bundle is a directory that a machine with only ``iree-base-runtime`` and
-numpy can run (``python DIR/run_bundle.py DIR --device cuda``, or
-``python -m opt_py.iree.bundle_run DIR``): for each case its inputs, its reference
-outputs and one .vmfb per variant (stock IREE, and IREE with Python pipelines
-injected), and manifest.json saying what is what. A variant that does not
-compile is recorded with its error, so the run counts it as failed.
+``opt-py bundle`` writes one: a directory that a machine with only
+``iree-base-runtime`` and numpy can run (``python DIR/run_bundle.py DIR
+--device cuda``, or ``python -m opt_py.iree.bundle_run DIR``): for each case
+its inputs, its reference outputs and one .vmfb per variant (stock IREE, and
+IREE with Python pipelines injected), and manifest.json saying what is what.
+A variant that does not compile is recorded with its error, so the run
+counts it as failed.
 
 The cases come from the real-model corpus, found by ``--corpus DIR``
 (default: ``$OPT_PY_CORPUS``, else ``test/models`` under the current
