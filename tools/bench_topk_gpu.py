@@ -69,7 +69,7 @@ VARIANTS = {  # name -> the top-k pass's options in place of --fixes' (None: the
 def build(a):
     import numpy as np
     from opt_py.iree import e2e, fixes
-    from opt_py.iree.bundle import _first_error
+    from opt_py.iree.bundle import first_error
     from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, choose_form, choose_gpu_form, chunk_size
 
     tgt = e2e.TARGETS[a.target]
@@ -115,7 +115,7 @@ def build(a):
                 open(os.path.join(a.dir, name + ".vmfb"), "wb").write(vmfb)
                 entry["vmfb"] = name + ".vmfb"
             except Exception as e:  # noqa: BLE001 - a compile failure is this module's outcome
-                entry["compile_error"] = _first_error(str(e))
+                entry["compile_error"] = first_error(str(e))
             print(f"{name:28} {'compiled' if 'vmfb' in entry else entry['compile_error']}", file=sys.stderr, flush=True)
             entries.append(entry)
 

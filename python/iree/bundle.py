@@ -1,14 +1,18 @@
 """Write a bundle: modules compiled here for a device that is elsewhere.
 
-A bundle is a directory that a machine with only ``iree-base-runtime`` and
-numpy can run (``python DIR/run_bundle.py DIR --device cuda``, or
-``python -m opt_py.iree.bundle_run DIR``): for each case its inputs, its reference
-outputs and one .vmfb per variant (stock IREE, and IREE with Python pipelines
-injected), and manifest.json saying what is what. A variant that does not
-compile is recorded with its error, so the run counts it as failed.
+``opt-py bundle`` writes one: a directory that a machine with only
+``iree-base-runtime`` and numpy can run (``python DIR/run_bundle.py DIR
+--device cuda``, or ``python -m opt_py.iree.bundle_run DIR``): for each case
+its inputs, its reference outputs and one .vmfb per variant (stock IREE, and
+IREE with Python pipelines injected), and manifest.json saying what is what.
+A variant that does not compile is recorded with its error, so the run
+counts it as failed.
 
-    bundle_main(["-o", "out", "--target", "cuda",
-                 "--inject", "executable-sources:sort-drop-unused-results"])
+The cases come from the real-model corpus, found by ``--corpus DIR``
+(default: ``$OPT_PY_CORPUS``, else ``test/models`` under the current
+directory, a checkout's root), and from random program generators, which
+the caller passes in (``bundle_main(argv, generators)``: the command passes
+``opt_py.cases.generators()``).
 """
 
 from __future__ import annotations
@@ -20,13 +24,33 @@ import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from ..errors import OptPyError
 from .bundle_run import FORMAT
 
-CORPUS = Path(__file__).resolve().parents[2] / "test" / "models"  # in a source checkout (python/iree/)
+CORPUS_ENV = "OPT_PY_CORPUS"
+DEFAULT_CORPUS = os.path.join("test", "models")  # under the current directory: a checkout's root
+
+
+def default_corpus() -> Path:
+    """``$OPT_PY_CORPUS``, else ``test/models`` under the current directory."""
+    return Path(os.environ.get(CORPUS_ENV) or DEFAULT_CORPUS)
+
+
+class Generator(Protocol):
+    """A random program generator (a module of python/cases/): a case from a seed, its program,
+    its inputs, and numpy's outputs for them."""
+
+    def random_case(self, seed: int): ...
+
+    def program(self, case) -> str: ...
+
+    def inputs(self, case) -> list: ...
+
+    def expected(self, case, args): ...
 
 
 @dataclass(frozen=True)
@@ -59,9 +83,14 @@ class Case:
     known: dict = field(default_factory=dict)
 
 
-def corpus_cases(root=CORPUS, names=None, families=None) -> list[Case]:
-    """The real-model corpus (test/models) as bundle cases."""
-    root = Path(root)
+def corpus_cases(root=None, names=None, families=None) -> list[Case]:
+    """The real-model corpus (``root``, default ``default_corpus()``) as bundle cases."""
+    root = default_corpus() if root is None else Path(root)
+    if not root.is_dir():
+        raise OptPyError(
+            f"no model corpus at '{root}': give --corpus DIR or set {CORPUS_ENV} "
+            f"(the default is {DEFAULT_CORPUS} under the current directory), or leave it out with --no-corpus"
+        )
     cases = []
     for mpath in sorted(root.glob("*/manifest.json")):
         m = json.loads(mpath.read_text())
@@ -123,38 +152,7 @@ def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(
     out.mkdir(parents=True, exist_ok=True)
     entries = []
     for case in cases:
-        cdir = out / "cases" / case.name
-        cdir.mkdir(parents=True, exist_ok=True)
-        entry = {
-            "name": case.name,
-            "family": case.family,
-            "function": case.function,
-            "inputs": [],
-            "expected": [],
-            "tolerance": {"rtol": case.rtol, "atol": case.atol},
-            "modules": {},
-            "known": {},
-        }
-        for kind, arrays in (("input", case.inputs), ("expected", case.expected)):
-            for i, a in enumerate(arrays):
-                rel = f"cases/{case.name}/{kind}{i}.npy"
-                np.save(out / rel, np.asarray(a))
-                entry["inputs" if kind == "input" else "expected"].append(rel)
-        for v in variants:
-            rel = f"cases/{case.name}/{v.name}.vmfb"
-            try:
-                vmfb = e2e.compile_program(
-                    case.program, tgt, inject=v.inject, inject_codegen=v.inject_codegen, extra_flags=v.extra_flags
-                )
-                (out / rel).write_bytes(vmfb)
-                entry["modules"][v.name] = {"vmfb": rel}
-                status = "compiled"
-            except Exception as e:  # noqa: BLE001 - a compile failure is this variant's outcome
-                msg = str(e).strip()
-                entry["modules"][v.name] = {"compile_error": _first_error(msg)}
-                status = "compile error"
-            if log:
-                log(f"{case.name:34} {v.name:12} {status}")
+        entry = _write_case(out, case, tgt, variants, log)
         if "stock" in names:  # a generated program's stock outcome is what the bundle measures
             entry["known"]["stock"] = "any" if case.family.startswith("random ") else _stock_expectation(case, target)
         entries.append(entry)
@@ -179,7 +177,44 @@ def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(
     return manifest
 
 
-def _first_error(msg: str) -> str:
+def _write_case(out: Path, case: Case, tgt, variants, log) -> dict:
+    """Write one case's arrays and modules under ``out``; its manifest entry."""
+    from . import e2e
+
+    (out / "cases" / case.name).mkdir(parents=True, exist_ok=True)
+    entry = {
+        "name": case.name,
+        "family": case.family,
+        "function": case.function,
+        "inputs": [],
+        "expected": [],
+        "tolerance": {"rtol": case.rtol, "atol": case.atol},
+        "modules": {},
+        "known": {},
+    }
+    for kind, arrays in (("input", case.inputs), ("expected", case.expected)):
+        for i, a in enumerate(arrays):
+            rel = f"cases/{case.name}/{kind}{i}.npy"
+            np.save(out / rel, np.asarray(a))
+            entry["inputs" if kind == "input" else "expected"].append(rel)
+    for v in variants:
+        rel = f"cases/{case.name}/{v.name}.vmfb"
+        try:
+            vmfb = e2e.compile_program(
+                case.program, tgt, inject=v.inject, inject_codegen=v.inject_codegen, extra_flags=v.extra_flags
+            )
+            (out / rel).write_bytes(vmfb)
+            entry["modules"][v.name] = {"vmfb": rel}
+            status = "compiled"
+        except Exception as e:  # noqa: BLE001 - a compile failure is this variant's outcome
+            entry["modules"][v.name] = {"compile_error": first_error(str(e).strip())}
+            status = "compile error"
+        if log:
+            log(f"{case.name:34} {v.name:12} {status}")
+    return entry
+
+
+def first_error(msg: str) -> str:
     """The first 'error:' line of a compiler message (all of it when none)."""
     for line in msg.splitlines():
         if "error:" in line:
@@ -187,18 +222,10 @@ def _first_error(msg: str) -> str:
     return msg[:500]
 
 
-# generator name -> cases module
-GENERATORS = {"scatter": "scatter", "reshape-store": "fold_collapse_shape_into_store", "topk": "topk"}
-
-
-def generator_cases(name: str, n: int, seed: int = 0) -> list[Case]:
-    """``n`` cases of one of opt-py's random program generators (exact references from numpy)."""
-    import importlib
+def generator_cases(name: str, gen: Generator, n: int, seed: int = 0) -> list[Case]:
+    """``n`` cases of the random program generator ``gen``, named ``name`` (exact references from numpy)."""
     import tempfile
 
-    if name not in GENERATORS:
-        raise OptPyError(f"no generator '{name}' (generators: {', '.join(GENERATORS)})")
-    gen = importlib.import_module(f"..cases.{GENERATORS[name]}", __package__)
     tmp = Path(tempfile.mkdtemp(prefix=f"opt-py-bundle-{name}-"))
     out = []
     for i in range(n):
@@ -233,53 +260,19 @@ def _first_function(text: str) -> str:
     return m.group(1)
 
 
-def bundle_main(argv=None) -> int:
-    """``opt-py bundle``: write a bundle (the model corpus, generated programs) for a target."""
-    p = argparse.ArgumentParser(prog="opt-py bundle", description=__doc__.splitlines()[0])
-    p.add_argument("-o", "--output", required=True, help="bundle directory to write")
-    p.add_argument("--target", choices=["cuda", "rocm", "cpu"], default="cuda")
-    p.add_argument("--case", action="append", default=None, help="a corpus model to include (repeatable; default all)")
-    p.add_argument("--family", action="append", default=None, help="include the models of this family (repeatable)")
-    p.add_argument("--corpus", default=str(CORPUS), help="model corpus directory (default: test/models)")
-    p.add_argument("--no-corpus", action="store_true", help="leave out the model corpus")
-    p.add_argument(
-        "--generator",
-        action="append",
-        default=[],
-        metavar="NAME=N",
-        help="add N random programs of a generator: scatter=100, reshape-store=50, topk=40 (repeatable)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="first seed of the generated programs")
-    p.add_argument(
-        "--inject",
-        action="append",
-        default=[],
-        metavar="PHASE:PIPELINE",
-        help="add a variant compiled with these injections (repeatable, as opt-py compile)",
-    )
-    p.add_argument("--inject-codegen", action="append", default=[], metavar="before|after:PASS:PIPELINE")
-    p.add_argument("--variant-name", default="opt-py", help="name of the injected variant (default: opt-py)")
-    p.add_argument("--no-fixes", action="store_true", help="leave out the 'fixes' variant (opt-py compile --fixes)")
-    p.add_argument("--no-stock", action="store_true", help="leave out the stock variant")
-    a = p.parse_args(argv)
-    from . import e2e, fixes
+def bundle_main(argv=None, generators: dict[str, Generator] | None = None) -> int:
+    """``opt-py bundle``: write a bundle (the model corpus, generated programs) for a target.
 
-    variants = [] if a.no_stock else [STOCK]
-    if not a.no_fixes:
-        variants.append(Variant("fixes", *fixes.specs("all", e2e.TARGETS[a.target].compile_flags)))
-    if a.inject or a.inject_codegen:
-        variants.append(Variant(a.variant_name, tuple(a.inject), tuple(a.inject_codegen)))
+    ``generators``: the random program generators ``--generator NAME=N`` may name.
+    """
+    generators = generators or {}
+    p = _parser(generators)
+    a = p.parse_args(argv)
+    variants = _variants(a)
     if not variants:
         p.error("no variants: give --inject or drop --no-stock / --no-fixes")
     try:
-        cases = [] if a.no_corpus else corpus_cases(a.corpus, a.case, a.family)
-        for spec in a.generator:
-            name, _, n = spec.partition("=")
-            if not n.isdigit():
-                raise OptPyError(f"--generator expects NAME=N, got '{spec}'")
-            cases += generator_cases(name, int(n), a.seed)
-        if not cases:
-            raise OptPyError("no cases selected")
+        cases = _cases(a, generators)
         manifest = write_bundle(
             a.output, cases, target=a.target, variants=variants, log=lambda s: print(s, file=sys.stderr, flush=True)
         )
@@ -293,3 +286,63 @@ def bundle_main(argv=None) -> int:
         f"{a.output} --device {manifest['device']}"
     )
     return 0
+
+
+def _parser(generators) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="opt-py bundle", description=__doc__.splitlines()[0])
+    p.add_argument("-o", "--output", required=True, help="bundle directory to write")
+    p.add_argument("--target", choices=["cuda", "rocm", "cpu"], default="cuda")
+    p.add_argument("--case", action="append", default=None, help="a corpus model to include (repeatable; default all)")
+    p.add_argument("--family", action="append", default=None, help="include the models of this family (repeatable)")
+    p.add_argument(
+        "--corpus",
+        default=None,
+        metavar="DIR",
+        help=f"model corpus directory (default: ${CORPUS_ENV}, else {DEFAULT_CORPUS} under the current directory)",
+    )
+    p.add_argument("--no-corpus", action="store_true", help="leave out the model corpus")
+    p.add_argument(
+        "--generator",
+        action="append",
+        default=[],
+        metavar="NAME=N",
+        help=f"add N random programs of a generator ({', '.join(generators) or 'none here'}; repeatable)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="first seed of the generated programs")
+    p.add_argument(
+        "--inject",
+        action="append",
+        default=[],
+        metavar="PHASE:PIPELINE",
+        help="add a variant compiled with these injections (repeatable, as opt-py compile)",
+    )
+    p.add_argument("--inject-codegen", action="append", default=[], metavar="before|after:PASS:PIPELINE")
+    p.add_argument("--variant-name", default="opt-py", help="name of the injected variant (default: opt-py)")
+    p.add_argument("--no-fixes", action="store_true", help="leave out the 'fixes' variant (opt-py compile --fixes)")
+    p.add_argument("--no-stock", action="store_true", help="leave out the stock variant")
+    return p
+
+
+def _variants(a) -> list[Variant]:
+    from . import e2e, fixes
+
+    variants = [] if a.no_stock else [STOCK]
+    if not a.no_fixes:
+        variants.append(Variant("fixes", *fixes.specs("all", e2e.TARGETS[a.target].compile_flags)))
+    if a.inject or a.inject_codegen:
+        variants.append(Variant(a.variant_name, tuple(a.inject), tuple(a.inject_codegen)))
+    return variants
+
+
+def _cases(a, generators) -> list[Case]:
+    cases = [] if a.no_corpus else corpus_cases(a.corpus, a.case, a.family)
+    for spec in a.generator:
+        name, _, n = spec.partition("=")
+        if not n.isdigit():
+            raise OptPyError(f"--generator expects NAME=N, got '{spec}'")
+        if name not in generators:
+            raise OptPyError(f"no generator '{name}' (generators: {', '.join(generators) or 'none'})")
+        cases += generator_cases(name, generators[name], int(n), a.seed)
+    if not cases:
+        raise OptPyError("no cases selected")
+    return cases

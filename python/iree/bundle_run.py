@@ -163,70 +163,36 @@ def _runtime_version() -> str:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="bundle_run", description="Run an opt-py bundle on a device and compare.")
-    p.add_argument("bundle", help="the bundle directory (with manifest.json)")
-    p.add_argument("--device", default=None, help="IREE runtime device (cuda, hip, local-task; default: the bundle's)")
-    p.add_argument("--variant", action="append", default=None, help="run only this variant (repeatable)")
-    p.add_argument("--case", action="append", default=None, help="run only this case (repeatable)")
-    p.add_argument("--isolate", action="store_true", help="run each module in a child process")
-    p.add_argument("--timeout", type=float, default=300.0, help="seconds per module with --isolate")
-    p.add_argument("-o", "--results", default=None, help="results file (default: DIR/results.json)")
-    p.add_argument("--one", nargs=2, metavar=("CASE", "VARIANT"), help=argparse.SUPPRESS)
-    a = p.parse_args(argv)
-
+    a = _parser().parse_args(argv)
     root = os.path.abspath(a.bundle)
     manifest = load_manifest(root)
     device = a.device or manifest["device"]
     cases = {c["name"]: c for c in manifest["cases"]}
-
     if a.one:  # the child of --isolate
         case, variant = a.one
         print(json.dumps(run_one(root, cases[case], variant, device)))
         return 0
-
     variants = a.variant or list(manifest["variants"])
     unknown = [v for v in variants if v not in manifest["variants"]]
     unknown += [c for c in (a.case or []) if c not in cases]
     if unknown:
         print(f"bundle_run: error: not in this bundle: {', '.join(unknown)}", file=sys.stderr)
         return 2
-    try:
-        import iree.runtime as rt
-
-        rt.get_device(device, cache=False)
-    except Exception as e:  # noqa: BLE001 - any failure to open the device is reported as such
-        print(f"bundle_run: error: cannot open device '{device}': {str(e).splitlines()[0]}", file=sys.stderr)
+    problem = _device_problem(device)
+    if problem:
+        print(f"bundle_run: error: cannot open device '{device}': {problem}", file=sys.stderr)
         return 2
-    compiler = manifest.get("created_with", {}).get("iree-base-compiler")
     runtime = _runtime_version()
+    compiler = manifest.get("created_with", {}).get("iree-base-compiler")
     if compiler and runtime != "unknown" and compiler.split(".")[:2] != runtime.split(".")[:2]:
         print(f"bundle_run: warning: modules from iree-base-compiler {compiler}, runtime is {runtime}", file=sys.stderr)
-
-    results = []
-    for case in manifest["cases"]:
-        if a.case and case["name"] not in a.case:
-            continue
-        for v in variants:
-            if v not in case["modules"]:
-                continue
-            r = run_isolated(root, case, v, device, a.timeout) if a.isolate else run_one(root, case, v, device)
-            exp = expected_outcome(case, v)
-            r = {
-                "case": case["name"],
-                "family": case["family"],
-                "variant": v,
-                **r,
-                "expected": exp,
-                "as_expected": exp == "any" or r["outcome"] == exp,
-            }
-            results.append(r)
-            print(
-                f"{case['name']:34} {v:12} {r['outcome']:14} {r['seconds']:7.3f}s"
-                f"{'' if r['as_expected'] else '   (expected ' + exp + ')'}",
-                file=sys.stderr,
-                flush=True,
-            )
-
+    results = [
+        _run_logged(root, case, v, device, a)
+        for case in manifest["cases"]
+        if not a.case or case["name"] in a.case
+        for v in variants
+        if v in case["modules"]
+    ]
     rows = summarize(results, variants)
     print(format_table(rows, results))
     surprises = [r for r in results if not r["as_expected"]]
@@ -246,6 +212,54 @@ def main(argv=None) -> int:
         json.dump(out, f, indent=2)
         f.write("\n")
     return 1 if surprises else 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bundle_run", description="Run an opt-py bundle on a device and compare.")
+    p.add_argument("bundle", help="the bundle directory (with manifest.json)")
+    p.add_argument("--device", default=None, help="IREE runtime device (cuda, hip, local-task; default: the bundle's)")
+    p.add_argument("--variant", action="append", default=None, help="run only this variant (repeatable)")
+    p.add_argument("--case", action="append", default=None, help="run only this case (repeatable)")
+    p.add_argument("--isolate", action="store_true", help="run each module in a child process")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds per module with --isolate")
+    p.add_argument("-o", "--results", default=None, help="results file (default: DIR/results.json)")
+    p.add_argument("--one", nargs=2, metavar=("CASE", "VARIANT"), help=argparse.SUPPRESS)
+    return p
+
+
+def _device_problem(device: str) -> str | None:
+    """Why the runtime cannot open ``device``, or None."""
+    try:
+        import iree.runtime as rt
+
+        rt.get_device(device, cache=False)
+    except Exception as e:  # noqa: BLE001 - any failure to open the device is reported as such
+        return str(e).splitlines()[0]
+    return None
+
+
+def _run_logged(root: str, case: dict, variant: str, device: str, a) -> dict:
+    """One (case, variant) run as --isolate asks, its result labelled, and a line on stderr."""
+    if a.isolate:
+        r = run_isolated(root, case, variant, device, a.timeout)
+    else:
+        r = run_one(root, case, variant, device)
+    exp = expected_outcome(case, variant)
+    r = {
+        "case": case["name"],
+        "family": case["family"],
+        "variant": variant,
+        **r,
+        "expected": exp,
+        "as_expected": exp == "any" or r["outcome"] == exp,
+    }
+    print(
+        f"{case['name']:34} {variant:12} {r['outcome']:14} {r['seconds']:7.3f}s"
+        f"{'' if r['as_expected'] else '   (expected ' + exp + ')'}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return r
 
 
 if __name__ == "__main__":

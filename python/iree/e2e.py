@@ -185,10 +185,12 @@ def signature(program_text: str, function: str) -> list[tuple[list[int | None] |
     """(shape with None for dynamic dims, element type) of each argument; shape None for a scalar."""
     from iree.compiler import ir
 
+    from ..patterns.ir_utils import operation
+
     with ir.Context(), ir.Location.unknown():
         module = ir.Module.parse(program_text)
         for op in module.body.operations:
-            if op.operation.name in ("func.func", "util.func") and op.attributes["sym_name"].value == function:
+            if operation(op).name in ("func.func", "util.func") and op.attributes["sym_name"].value == function:
                 ftype = op.attributes["function_type"].value
                 out = []
                 for t in ftype.inputs:

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from ..authoring import Pass
 from ..errors import CodegenError
-from .codegen import FunctionLowering, discover
+from .codegen_lowering import CodegenInjection, FunctionLowering, discover, pass_name
+from .codegen_replay import UNFAITHFUL_MARK
 
 NOTHING = "test-nothing"
 
@@ -114,7 +115,6 @@ class Outcome:
 
 def compile_code(path: str, target, codegen=()) -> tuple[list[str] | None, list[str]]:
     """(normalized code or None, messages) of ``path`` compiled for ``target``."""
-    from .codegen import CodegenInjection
     from .phases import compile_with_injections
 
     with tempfile.TemporaryDirectory() as dump:
@@ -157,20 +157,14 @@ def codegen_points(path: str, target) -> list[str]:
             raise CodegenError(f"IREE's own lowering fails at {low.failed_at}")
         seen: dict[str, int] = {}
         if low.passes:
-            points.append(f"before:{_name(low.passes[0])}#1")
+            points.append(f"before:{pass_name(low.passes[0])}#1")
         for p in low.passes:
-            n = seen[_name(p)] = seen.get(_name(p), 0) + 1
-            points.append(f"after:{_name(p)}#{n}")
+            n = seen[pass_name(p)] = seen.get(pass_name(p), 0) + 1
+            points.append(f"after:{pass_name(p)}#{n}")
     return list(dict.fromkeys(points))
 
 
-def _name(p: str) -> str:
-    return p.split("{", 1)[0]
-
-
 def check_point(path: str, target, point: str, stock: list[str], pipeline: str = NOTHING) -> Outcome:
-    from .codegen import UNFAITHFUL_MARK
-
     code, messages = compile_code(path, target, [f"{point}:{pipeline}"])
     if code is None:
         text = "\n".join(messages)

@@ -1,24 +1,28 @@
 """Compile with IREE in process, running opt-py pipelines between phases.
 
-One ``iree.compiler.api`` Session and Invocation carry the program from
-source to output. For each injection ``PHASE:PIPELINE`` (in phase order) the
-invocation compiles up to and including PHASE, hands the module to Python
-(``export_module``), the pipeline runs on it (C++ and Python passes, as in
-``opt-py --pipeline``), the module is handed back (``import_module``) and
-compilation resumes after PHASE. No subprocess, no text round trip.
+One ``iree.compiler.api`` Session and Invocation (a ``Compilation``) carry the
+program from source to output. The driver stops it after each phase that has
+work: IREE compiles up to and including that phase, hands the module to
+Python (``export_module``), the steps placed at that phase run on it (an
+injected pipeline, a caller's hook, codegen injection), the module is handed
+back (``import_module``) and compilation resumes. No subprocess, no text
+round trip.
 
-This module knows IREE's phases and nothing of any particular pass.
+A kind of stop point is a step, a function ``(compilation, module)`` that
+``_stops`` places at a phase; it returns None to go on, or the result that
+ends the compilation. This module knows IREE's phases and nothing of any pass.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import stat
 from dataclasses import dataclass, field
+from functools import partial
 
-from ..errors import CompileError
+from ..errors import CodegenError, CompileError
 from ..run.diagnostics import Collector, from_console, render
+from . import compiler_api
 
 # iree-compile's phases, in order (--compile-to / --compile-from names).
 PHASES = (
@@ -36,6 +40,7 @@ PHASES = (
     "vm",
     "end",
 )
+CODEGEN_PHASE = "executable-configurations"  # after it, each dispatch function's codegen pipeline is known
 
 
 @dataclass
@@ -69,58 +74,6 @@ class CompileResult:
     messages: list[str] = field(default_factory=list)
 
 
-def _compiler_library():
-    """The IREE compiler library, called with the GIL held.
-
-    ``iree.compiler.api`` calls the library through ``ctypes.CDLL``, which
-    releases the GIL; a diagnostic emitted during such a call reaches the
-    Python diagnostic handler without the GIL and aborts the process. The same
-    library reopened as ``ctypes.PyDLL`` keeps the GIL, with every prototype
-    the API set copied over; the API module is pointed at it. The phase
-    setters, which the API does not wrap, are bound here too.
-    """
-    from iree.compiler.api import ctypes_dl as dl
-
-    dl._init_dylib()
-    if not isinstance(dl._dylib, ctypes.PyDLL):
-        py = ctypes.PyDLL(dl._dylib._name)
-        for name, fn in list(vars(dl._dylib).items()):
-            if isinstance(fn, ctypes._CFuncPtr):
-                target = getattr(py, name)
-                target.restype = fn.restype
-                if fn.argtypes is not None:
-                    target.argtypes = fn.argtypes
-        dl._dylib = py
-    lib = dl._dylib
-    for fn in (lib.ireeCompilerInvocationSetCompileToPhase, lib.ireeCompilerInvocationSetCompileFromPhase):
-        fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-        fn.restype = None
-    return lib
-
-
-def _in_iree(collector, messages: list[str], sources: dict[str, str], call):
-    """``call()``, an IREE library call that runs passes, with no Python diagnostic handler.
-
-    IREE runs passes on LLVM's worker threads, and a diagnostic emitted on
-    one (a nested pipeline's ``ParallelDiagnosticHandler`` flushes there)
-    calls every handler in the context. The Python one needs the GIL, which
-    the calling thread holds through the PyDLL handle: a deadlock, caught by
-    gdb in a hung compile for cuda. Releasing the GIL instead aborts: the
-    bindings' handler frees its diagnostic object after giving the GIL back.
-    So while IREE runs, the Collector steps aside and the invocation's own
-    console handler prints the diagnostics into a captured stderr; they join
-    the messages rendered as the Collector's are (that handler prints no
-    notes), and any other output as it was.
-    """
-    from ..pipeline.cpp import captured_stderr
-
-    with collector.paused(), captured_stderr() as err:
-        try:
-            return call()
-        finally:  # also when the call raises (a failed import): its diagnostics are kept, the capture closed
-            messages += [d if isinstance(d, str) else render(d, {}, sources) for d in from_console(err.text())]
-
-
 def compile_with_injections(
     input_path: str,
     iree_flags: list[str],
@@ -142,20 +95,46 @@ def compile_with_injections(
     callables ``fn(module)`` that run after that phase's injections (the
     hunter labels IREE's dispatch traces this way).
     """
-    from iree.compiler import api, ir
-
-    from ..pipeline.plan import plan_pipeline
-    from ..run.engine import OptOptions, RunHooks, run_plan
-
-    opts = opt_options or OptOptions()
     end = compile_to or "end"
+    stops = _stops(injections, list(codegen_injections), list_codegen, after_phase or {})
+    _check_request(input_path, end, [phase for phase, _ in stops], dump_dir)
+    with Compilation(input_path, iree_flags, opt_options, dump_dir) as c:
+        c.read_input()
+        c.check_pipelines([j.pipeline for j in injections] + [f"func.func({x.pipeline})" for x in codegen_injections])
+        if not c.parse():
+            return c.failed(f"failed to parse '{input_path}'")
+        for phase, steps in stops:
+            if not c.compile_to(phase):
+                return c.failed(f"IREE compilation failed before reaching phase '{phase}'")
+            module = c.export()
+            for step in steps:
+                result = step(c, module)
+                if result is not None:
+                    return result
+            c.import_(module)
+        previous = c.reached
+        if not c.compile_to(end):
+            return c.failed("IREE compilation failed" + (f" after phase '{previous}'" if previous else ""))
+        return c.output(as_ir=output_ir or end != "end")
+
+
+def _stops(injections, codegen_injections, list_codegen: bool, after_phase) -> list[tuple[str, list]]:
+    """Each phase the compilation stops after, in order, with the steps that run there."""
+    steps: dict[str, list] = {}
+    for j in injections:
+        steps.setdefault(j.phase, []).append(partial(_run_injection, j))
+    for phase, fns in after_phase.items():
+        steps.setdefault(phase, []).extend(partial(_run_hook, fn) for fn in fns)
+    if list_codegen:
+        steps.setdefault(CODEGEN_PHASE, []).append(_list_codegen)
+    elif codegen_injections:
+        steps.setdefault(CODEGEN_PHASE, []).append(partial(_inject_codegen, codegen_injections))
+    return sorted(steps.items(), key=lambda item: PHASES.index(item[0]))
+
+
+def _check_request(input_path: str, end: str, stops: list[str], dump_dir: str | None) -> None:
     if end not in PHASES:
         raise CompileError(f"unknown phase '{end}' for --compile-to (phases: {', '.join(PHASES)})")
-    codegen_phase = "executable-configurations"
-    after_phase = after_phase or {}
-    stops = {j.phase for j in injections} | set(after_phase)
-    if codegen_injections or list_codegen:
-        stops.add(codegen_phase)
     for phase in stops:
         if PHASES.index(phase) >= PHASES.index(end):
             raise CompileError(f"an injection at phase '{phase}' comes at or after --compile-to={end}")
@@ -167,124 +146,222 @@ def compile_with_injections(
         except OSError as e:
             raise CompileError(f"cannot use '{dump_dir}' for --dump-phases: {e.strerror}") from None
 
-    lib = _compiler_library()
-    session = api.Session()
-    try:
-        session.set_flags(*iree_flags)
-    except ValueError as e:
-        raise CompileError(f"iree-compile flags: {str(e).strip()}") from None
-    ctx = session.context
-    collector = Collector(ctx)
-    messages: list[str] = []
-    sources: dict[str, str] = {}
-    try:
-        with open(input_path, "rb") as f:  # once: the input may be a FIFO or /dev/stdin
-            data = f.read()
-    except OSError as e:
-        raise CompileError(f"cannot open input file '{input_path}': {e.strerror}") from None
-    sources[input_path] = data.decode(errors="replace")
 
-    def report() -> list[str]:
-        out = [render(d, {}, sources) for d in collector.diags]
-        collector.diags.clear()
+# --------------------------------------------------------------------------
+# The steps a stop runs on the module
+# --------------------------------------------------------------------------
+
+
+def _run_injection(j: Injection, c: Compilation, module) -> CompileResult | None:
+    tag = c.dump_before(j.phase, module)
+    if not c.run_pipeline(j.pipeline, module):
+        return c.failed(f"injected pipeline '{j.pipeline}' failed at phase '{j.phase}'")
+    c.dump_after(tag, module)
+    return None
+
+
+def _run_hook(fn, c: Compilation, module) -> None:
+    from iree.compiler import ir
+
+    with c.ctx, ir.Location.unknown():
+        fn(module)
+
+
+def _list_codegen(c: Compilation, module) -> CompileResult:
+    from iree.compiler import ir
+
+    from . import codegen
+
+    with c.ctx, ir.Location.unknown():
+        text = codegen.list_codegen_passes(module, c.iree_flags)
+    return c.answer((text + "\n").encode())
+
+
+def _inject_codegen(injections, c: Compilation, module) -> CompileResult | None:
+    from iree.compiler import ir
+
+    from . import codegen
+
+    with c.ctx, ir.Location.unknown():
+        tag = c.dump_before("codegen", module)
+        try:
+            reached = codegen.inject_into_codegen(module, c.iree_flags, injections, c.run_pipeline, c.messages.append)
+        except CodegenError as e:
+            return c.failed(str(e))
+        if not reached:
+            c.messages.append(
+                "opt-py: warning: no dispatch function's codegen pipeline has the "
+                "--inject-codegen insertion point(s); see --list-codegen-passes"
+            )
+        c.dump_after(tag, module)
+    return None
+
+
+# --------------------------------------------------------------------------
+# One invocation
+# --------------------------------------------------------------------------
+
+
+class Compilation:
+    """One IREE session and invocation, and what it reports, from parsing to output.
+
+    IREE's own work (parse, phases, import) runs through ``in_iree``; opt-py's
+    pipelines run through ``run_pipeline``. ``reached`` is the last phase
+    compiled: the next ``compile_to`` resumes after it.
+    """
+
+    def __init__(self, input_path: str, iree_flags: list[str], opt_options, dump_dir: str | None):
+        from iree.compiler import api
+
+        from ..run.engine import OptOptions, RunHooks
+
+        self.lib = compiler_api.library()  # before the session: API objects keep the handle they are made with
+        self.session = api.Session()
+        try:
+            self.session.set_flags(*iree_flags)
+        except ValueError as e:
+            raise CompileError(f"iree-compile flags: {str(e).strip()}") from None
+        self.ctx = self.session.context
+        self.collector = Collector(self.ctx)
+        self.inv = self.session.invocation()
+        self.input_path, self.iree_flags, self.dump_dir = input_path, iree_flags, dump_dir
+        self.opts, self.hooks = opt_options or OptOptions(), RunHooks()
+        self.messages: list[str] = []
+        self.sources: dict[str, str] = {}
+        self.data = b""
+        self.reached: str | None = None
+        self.dumps = 0
+
+    def __enter__(self) -> Compilation:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.collector.detach()
+        self.inv.close()
+        self.session.close()
+
+    # what the user sees
+
+    def report(self) -> list[str]:
+        """The diagnostics collected since the last report, rendered."""
+        out = [render(d, {}, self.sources) for d in self.collector.diags]
+        self.collector.diags.clear()
         return out
 
-    def fail(line: str) -> CompileResult:
-        return CompileResult(False, messages=messages + report() + [line])
+    def failed(self, line: str) -> CompileResult:
+        return CompileResult(False, messages=self.messages + self.report() + [f"opt-py: error: {line}"])
 
-    hooks = RunHooks()
+    def answer(self, data: bytes) -> CompileResult:
+        return CompileResult(True, data, self.messages + self.report())
 
-    def run_text(pipeline_text: str, op) -> bool:
-        with ctx, ir.Location.unknown():
-            return run_plan(plan_pipeline(pipeline_text), op, opts, hooks, collector)
+    # IREE's side
 
-    inv = session.invocation()
-    try:
-        with ctx:
-            for j in injections:
-                plan_pipeline(j.pipeline)  # report a bad pipeline before compiling anything
-            for c in codegen_injections:
-                plan_pipeline(f"func.func({c.pipeline})")
-        if stat.S_ISREG(os.stat(input_path).st_mode):
-            source = api.Source.open_file(session, input_path)
+    def in_iree(self, call):
+        """``call()``, an IREE library call that runs passes, with no Python diagnostic handler.
+
+        IREE runs passes on LLVM's worker threads, and a diagnostic emitted on
+        one (a nested pipeline's ``ParallelDiagnosticHandler`` flushes there)
+        calls every handler in the context. The Python one needs the GIL, which
+        the calling thread holds through the PyDLL handle: a deadlock. Releasing
+        the GIL instead aborts: the bindings' handler frees its diagnostic
+        object after giving the GIL back. So while IREE runs, the Collector
+        steps aside and the invocation's own console handler prints the
+        diagnostics into a captured stderr; they join the messages rendered as
+        the Collector's are (that handler prints no notes).
+        """
+        from ..pipeline.cpp import captured_stderr
+
+        with self.collector.paused(), captured_stderr() as err:
+            try:
+                return call()
+            finally:  # also when the call raises (a failed import): its diagnostics are kept, the capture closed
+                lines = from_console(err.text())
+                self.messages += [d if isinstance(d, str) else render(d, {}, self.sources) for d in lines]
+
+    def read_input(self) -> None:
+        """Read the input once: it may be a FIFO or /dev/stdin."""
+        try:
+            with open(self.input_path, "rb") as f:
+                self.data = f.read()
+        except OSError as e:
+            raise CompileError(f"cannot open input file '{self.input_path}': {e.strerror}") from None
+        self.sources[self.input_path] = self.data.decode(errors="replace")
+
+    def parse(self) -> bool:
+        from iree.compiler import api
+
+        if stat.S_ISREG(os.stat(self.input_path).st_mode):
+            source = api.Source.open_file(self.session, self.input_path)
         else:
-            source = api.Source.wrap_buffer(session, data, buffer_name=input_path)
-        if not _in_iree(collector, messages, sources, lambda: inv.parse_source(source)):
-            return fail(f"opt-py: error: failed to parse '{input_path}'")
-        previous = None
-        dump_index = 0
-        for phase in sorted(stops, key=PHASES.index):
-            if previous is not None:
-                lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, previous.encode())
-            lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, phase.encode())
-            if not _in_iree(collector, messages, sources, inv.execute):
-                return fail(f"opt-py: error: IREE compilation failed before reaching phase '{phase}'")
-            module = inv.export_module()
-            messages += report()
-            for j in (j for j in injections if j.phase == phase):
-                tag = f"{dump_index:02d}-{phase}"
-                dump_index += 1
-                if dump_dir:
-                    _dump(dump_dir, f"{tag}-before.mlir", module)
-                if not run_text(j.pipeline, module):
-                    return fail(f"opt-py: error: injected pipeline '{j.pipeline}' failed at phase '{phase}'")
-                if dump_dir:
-                    _dump(dump_dir, f"{tag}-after.mlir", module)
-            for fn in after_phase.get(phase, ()):
-                with ctx, ir.Location.unknown():
-                    fn(module)
-            if phase == codegen_phase and (codegen_injections or list_codegen):
-                from . import codegen
+            source = api.Source.wrap_buffer(self.session, self.data, buffer_name=self.input_path)
+        return self.in_iree(lambda: self.inv.parse_source(source))
 
-                with ctx, ir.Location.unknown():
-                    if list_codegen:
-                        return CompileResult(
-                            True, (codegen.list_codegen_passes(module, iree_flags) + "\n").encode(), messages + report()
-                        )
-                    tag = f"{dump_index:02d}-codegen"
-                    dump_index += 1
-                    if dump_dir:
-                        _dump(dump_dir, f"{tag}-before.mlir", module)
-                    try:
-                        reached = codegen.inject_into_codegen(
-                            module, iree_flags, list(codegen_injections), run_text, messages.append
-                        )
-                    except codegen.CodegenError as e:
-                        return fail(f"opt-py: error: {e}")
-                    if not reached:
-                        messages.append(
-                            "opt-py: warning: no dispatch function's codegen pipeline has the "
-                            "--inject-codegen insertion point(s); see --list-codegen-passes"
-                        )
-                    if dump_dir:
-                        _dump(dump_dir, f"{tag}-after.mlir", module)
-            _in_iree(collector, messages, sources, lambda module=module: inv.import_module(module))
-            previous = phase
-        if previous is not None:
-            lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, previous.encode())
-        lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, end.encode())
-        if not _in_iree(collector, messages, sources, inv.execute):
-            where = f" after phase '{previous}'" if previous else ""
-            return fail(f"opt-py: error: IREE compilation failed{where}")
-        messages += report()
+    def compile_to(self, phase: str) -> bool:
+        """Run IREE's phases after ``reached`` up to and including ``phase``."""
+        compiler_api.set_phases(self.lib, self.inv, self.reached, phase)
+        if not self.in_iree(self.inv.execute):
+            return False
+        self.reached = phase
+        return True
+
+    def export(self):
+        """The module, handed to Python."""
+        module = self.inv.export_module()
+        self.messages += self.report()
+        return module
+
+    def import_(self, module) -> None:
+        """Hand ``module`` back to IREE."""
+        self.in_iree(lambda: self.inv.import_module(module))
+
+    def output(self, as_ir: bool) -> CompileResult:
+        from iree.compiler import api
+
+        self.messages += self.report()
         out = api.Output.open_membuffer()
         try:
-            if output_ir or end != "end":
-                inv.output_ir(out)
+            if as_ir:
+                self.inv.output_ir(out)
             else:
-                inv.output_vm_bytecode(out)
+                self.inv.output_vm_bytecode(out)
         except ValueError as e:
-            return fail(f"opt-py: error: {e}")
+            return self.failed(str(e))
         data = bytes(out.map_memory())
         out.close()
-        return CompileResult(True, data, messages)
-    finally:
-        collector.detach()
-        inv.close()
-        session.close()
+        return CompileResult(True, data, self.messages)
 
+    # opt-py's side
 
-def _dump(directory: str, name: str, module) -> None:
-    os.makedirs(directory, exist_ok=True)
-    with open(os.path.join(directory, name), "w") as f:
-        f.write(module.get_asm(assume_verified=True))
+    def check_pipelines(self, pipelines: list[str]) -> None:
+        """Report a bad pipeline before compiling anything."""
+        from ..pipeline.plan import plan_pipeline
+
+        with self.ctx:
+            for text in pipelines:
+                plan_pipeline(text)
+
+    def run_pipeline(self, pipeline_text: str, op) -> bool:
+        from iree.compiler import ir
+
+        from ..pipeline.plan import plan_pipeline
+        from ..run.engine import run_plan
+
+        with self.ctx, ir.Location.unknown():
+            return run_plan(plan_pipeline(pipeline_text), op, self.opts, self.hooks, self.collector)
+
+    def dump_before(self, label: str, module) -> str:
+        """Write the module into the dump directory (--dump-phases) before a step; the step's tag."""
+        tag = f"{self.dumps:02d}-{label}"
+        self.dumps += 1
+        self._dump(f"{tag}-before.mlir", module)
+        return tag
+
+    def dump_after(self, tag: str, module) -> None:
+        self._dump(f"{tag}-after.mlir", module)
+
+    def _dump(self, name: str, module) -> None:
+        if not self.dump_dir:
+            return
+        os.makedirs(self.dump_dir, exist_ok=True)
+        with open(os.path.join(self.dump_dir, name), "w") as f:
+            f.write(module.get_asm(assume_verified=True))

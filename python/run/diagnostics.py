@@ -70,7 +70,7 @@ class Collector:
 
     @contextmanager
     def paused(self):
-        """No Python handler in the context for the duration (see iree/phases._in_iree)."""
+        """No Python handler in the context for the duration (see iree/phases.Compilation.in_iree)."""
         self.detach()
         try:
             yield

@@ -368,7 +368,7 @@ def compare_main(argv: list[str]) -> int:
     args, iree_flags = compare_parser().parse_known_args(argv)
     import numpy as np
 
-    from ..errors import OptPyError
+    from ..errors import DeviceUnavailable, OptPyError
     from ..iree import e2e
     from ..pipeline.registry import load_pass_files
 
@@ -381,7 +381,7 @@ def compare_main(argv: list[str]) -> int:
         for t in {args.target, args.a_target or args.target}:
             ok, why = e2e.device_available(e2e.TARGETS[t])
             if not ok:
-                raise e2e.DeviceUnavailable(f"cannot run on target '{t}': {why}")
+                raise DeviceUnavailable(f"cannot run on target '{t}': {why}")
         with open(args.input) as f:
             text = f.read()
         if args.inputs:
@@ -510,9 +510,11 @@ def compile_main(argv: list[str]) -> int:
 
 
 def bundle_main(argv: list[str]) -> int:
+    """``opt-py bundle``: the bundle writer of iree/, given the program generators of cases/."""
+    from ..cases import generators
     from ..iree.bundle import bundle_main as write
 
-    return write(argv)
+    return write(argv, generators())
 
 
 SUBCOMMANDS = {"compile": compile_main, "compare": compare_main, "bundle": bundle_main}

@@ -18,6 +18,7 @@ import pytest
 from opt_py.iree import bundle
 
 ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "models"
 PLUGIN_SITE = ROOT / "plugins" / "site"
 OPT_PY_PATH = os.path.dirname(os.path.dirname(os.path.abspath(opt_py.__file__)))  # where opt_py is found
 
@@ -72,7 +73,7 @@ def cpu_bundle(tmp_path_factory):
         bundle.Variant("opt-py", (SORT_FIX,)),
         bundle.Variant("broken", ("executable-sources:test-addf-to-subf",)),
     ]
-    manifest = bundle.write_bundle(out, bundle.corpus_cases(names=CASES), target="cpu", variants=variants)
+    manifest = bundle.write_bundle(out, bundle.corpus_cases(CORPUS, names=CASES), target="cpu", variants=variants)
     return out, manifest
 
 
@@ -194,7 +195,7 @@ def test_runner_rejects_unknown_variant_and_missing_device(cpu_bundle):
 def test_compile_errors_are_recorded_and_counted_failed(tmp_path):
     """A cuda bundle of argsort: stock IREE does not compile it (failed to
     bufferize), the sort fix does; the runner counts the stock one failed."""
-    cases = bundle.corpus_cases(names=["argsort_static"])
+    cases = bundle.corpus_cases(CORPUS, names=["argsort_static"])
     manifest = bundle.write_bundle(
         tmp_path, cases, target="cuda", variants=[bundle.STOCK, bundle.Variant("opt-py", (SORT_FIX,))]
     )
@@ -223,7 +224,8 @@ def test_compile_errors_are_recorded_and_counted_failed(tmp_path):
 def test_bundle_main_writes_a_runnable_bundle(tmp_path, capsys):
     out = tmp_path / "b"
     rc = bundle.bundle_main(
-        ["-o", str(out), "--target", "cpu", "--case", "gather_dim1", "--inject", SORT_FIX, "--no-fixes"]
+        ["-o", str(out), "--target", "cpu", "--corpus", str(CORPUS), "--case", "gather_dim1", "--inject", SORT_FIX]
+        + ["--no-fixes"]
     )
     assert rc == 0
     assert "1 cases x 2 variants for cpu (0 did not compile)" in capsys.readouterr().out
@@ -236,8 +238,36 @@ def test_bundle_main_writes_a_runnable_bundle(tmp_path, capsys):
 
 
 def test_bundle_main_unknown_case(tmp_path, capsys):
-    assert bundle.bundle_main(["-o", str(tmp_path), "--target", "cpu", "--case", "nope"]) == 1
+    assert bundle.bundle_main(["-o", str(tmp_path), "--target", "cpu", "--corpus", str(CORPUS), "--case", "nope"]) == 1
     assert "no such cases" in capsys.readouterr().err
+
+
+def test_the_corpus_is_found_by_option_environment_or_current_directory(tmp_path, monkeypatch, capsys):
+    """Not by where the package sits: --corpus DIR, else $OPT_PY_CORPUS, else test/models here."""
+    monkeypatch.delenv(bundle.CORPUS_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert bundle.bundle_main(["-o", str(tmp_path / "b"), "--target", "cpu", "--case", "gather_dim1"]) == 1
+    err = capsys.readouterr().err
+    assert "no model corpus at 'test/models': give --corpus DIR or set OPT_PY_CORPUS" in err, err
+    monkeypatch.setenv(bundle.CORPUS_ENV, str(CORPUS))
+    assert [c.name for c in bundle.corpus_cases(names=["gather_dim1"])] == ["gather_dim1"]
+    monkeypatch.delenv(bundle.CORPUS_ENV)
+    monkeypatch.chdir(ROOT.parent)
+    here = [c.name for c in bundle.corpus_cases(families=["gather"])]
+    assert here and here == [c.name for c in bundle.corpus_cases(CORPUS, families=["gather"])]
+
+
+def test_generators_are_the_ones_the_caller_passes(tmp_path, capsys):
+    """bundle (layer iree) knows no generator of its own: the command passes cases.generators()."""
+    from opt_py.cases import generators
+    from opt_py.tool.cli import bundle_main
+
+    argv = ["-o", str(tmp_path / "b"), "--target", "cpu", "--no-corpus", "--generator", "scatter=1"]
+    assert bundle.bundle_main(argv) == 1
+    assert "no generator 'scatter' (generators: none)" in capsys.readouterr().err
+    assert bundle_main([*argv[:-1], "nope=1"]) == 1
+    assert "no generator 'nope' (generators: scatter, reshape-store, topk)" in capsys.readouterr().err
+    assert set(generators()) == {"scatter", "reshape-store", "topk"}
 
 
 def test_compare_outputs_tolerance_and_shape():
@@ -274,6 +304,7 @@ def test_opt_py_bundle_with_fixes_and_a_generator(tmp_path):
         text=True,
         check=False,
         timeout=600,
+        cwd=ROOT.parent,  # the corpus's default place: test/models under the current directory
     )
     assert proc.returncode == 0, proc.stderr
     manifest = json.loads((out / "manifest.json").read_text())
@@ -337,8 +368,10 @@ def test_topk_generator_cases_are_exact_and_cover_the_gpu_forms():
 
 
 def test_opt_py_bundle_topk_generator_runs_right(tmp_path):
+    from opt_py.tool.cli import bundle_main
+
     out = tmp_path / "b"
-    rc = bundle.bundle_main(["-o", str(out), "--target", "cpu", "--no-corpus", "--generator", "topk=3"])
+    rc = bundle_main(["-o", str(out), "--target", "cpu", "--no-corpus", "--generator", "topk=3"])
     assert rc == 0
     from opt_py.iree import bundle_run
 

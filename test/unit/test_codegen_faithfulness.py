@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from opt_py.errors import CodegenError
 from opt_py.iree import faithfulness as cf
-from opt_py.iree.codegen import UNFAITHFUL_MARK, FunctionLowering, capture_spec, faithful_suffix, registered_blocks
+from opt_py.iree.codegen_capture import capture_spec
+from opt_py.iree.codegen_lowering import FunctionLowering
+from opt_py.iree.codegen_replay import UNFAITHFUL_MARK, faithful_suffix, registered_blocks
 from opt_py.iree.e2e import TARGETS
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "e2e" / "codegen_programs"
@@ -133,12 +135,12 @@ def test_one_point_is_discovered_only_when_changed(monkeypatch, pipeline, discov
     """A single point is captured directly; the discovery compile (the whole
     codegen again, printing every pass) runs only for a pipeline that changed
     a function, whose replay needs the recorded passes. Either way: stock's code."""
-    from opt_py.iree import codegen
+    from opt_py.iree import codegen_lowering
 
     seen = []
-    real = codegen._discover
-    monkeypatch.setattr(codegen, "_discover", lambda *a: seen.append(1) or real(*a))
-    monkeypatch.setattr(codegen, "_discovered", {})
+    real = codegen_lowering._discover
+    monkeypatch.setattr(codegen_lowering, "_discover", lambda *a: seen.append(1) or real(*a))
+    monkeypatch.setattr(codegen_lowering, "_discovered", {})
     program, target, point = "e2e_topk_dyn", "cpu", "after:iree-codegen-iree-comprehensive-bufferize"
     out = cf.check_point(
         str(PROGRAMS / f"{program}.mlir"), TARGETS[target], point, stock(program, target), pipeline=pipeline
@@ -149,12 +151,12 @@ def test_one_point_is_discovered_only_when_changed(monkeypatch, pipeline, discov
 
 def test_every_occurrence_point_still_discovers_first(monkeypatch):
     """``#*`` names several points per function: they are found from the recorded passes."""
-    from opt_py.iree import codegen
+    from opt_py.iree import codegen_lowering
 
     seen = []
-    real = codegen._discover
-    monkeypatch.setattr(codegen, "_discover", lambda *a: seen.append(1) or real(*a))
-    monkeypatch.setattr(codegen, "_discovered", {})
+    real = codegen_lowering._discover
+    monkeypatch.setattr(codegen_lowering, "_discover", lambda *a: seen.append(1) or real(*a))
+    monkeypatch.setattr(codegen_lowering, "_discovered", {})
     program, target = "e2e_topk_dyn", "cpu"
     out = cf.check_point(
         str(PROGRAMS / f"{program}.mlir"), TARGETS[target], "after:canonicalize#*", stock(program, target)
@@ -190,6 +192,7 @@ def test_hand_over_after_an_unnamable_pass_is_the_ir_it_leaves():
     from iree.compiler import ir
     from iree.compiler.tools.binaries import find_tool
     from opt_py.iree import codegen as cg
+    from opt_py.iree import codegen_capture, codegen_lowering
     from opt_py.iree.phases import compile_with_injections
 
     flags = list(TARGETS["cuda"].compile_flags)
@@ -198,11 +201,11 @@ def test_hand_over_after_an_unnamable_pass_is_the_ir_it_leaves():
     text = res.output.decode()
     with ir.Context():
         module = ir.Module.parse(text).operation
-        ((fn, low),) = cg.discover(text, flags).items()
-        start = 1 + [cg.pass_name(p) for p in low.passes].index("fold-tensor-subset-ops")
+        ((fn, low),) = codegen_lowering.discover(text, flags).items()
+        start = 1 + [codegen_lowering.pass_name(p) for p in low.passes].index("fold-tensor-subset-ops")
         spec = capture_spec(low, start)
         assert spec[0] == "before"
-        got = cg.capture(module, flags, {fn: spec})[fn]
+        got = codegen_capture.capture(module, flags, {fn: spec})[fn]
     with tempfile.NamedTemporaryFile("w", suffix=".mlir") as f:
         f.write(text)
         f.flush()
@@ -226,7 +229,7 @@ def test_hand_over_after_an_unnamable_pass_is_the_ir_it_leaves():
         )
     after = [
         t
-        for when, name, t in cg._parse_dumps(proc.stderr)
+        for when, name, t in codegen_lowering._parse_dumps(proc.stderr)
         if (when, name) == ("after", "fold-tensor-subset-ops") and t.lstrip().startswith('"func.func"')
     ]
     assert len(after) == 1

@@ -295,7 +295,7 @@ def test_bad_codegen_injection(program, tmp_path, spec, message):
 
 
 def test_dump_headers_record_where_lowering_failed():
-    from opt_py.iree.codegen import parse_dump_headers
+    from opt_py.iree.codegen_lowering import parse_dump_headers
 
     stderr = "\n".join(
         [
@@ -316,7 +316,7 @@ def test_dump_headers_record_where_lowering_failed():
 def test_iree_diagnostics_from_many_dispatches_come_back_located(tmp_path):
     """Errors that IREE's worker threads emit (codegen of several dispatches at once) reach
     the user as file:line:col with the source line, and the compile neither hangs nor aborts:
-    while IREE runs, no Python diagnostic handler is attached (iree/phases._in_iree)."""
+    while IREE runs, no Python diagnostic handler is attached (iree/phases.Compilation.in_iree)."""
     from opt_py.cases import topk
 
     program = topk.program(topk.Variant("indices", 8, 64, "f32", 4, "desc"))  # one function, @topk, 4x64

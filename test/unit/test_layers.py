@@ -5,7 +5,9 @@ writes against); patterns; passes; pipeline (text -> plan); run (plan x IR
 -> IR); iree (compile, codegen, runtime); cases (program generators); tool
 (the command). A module may import its own layer or lower ones, never the
 facade ``opt_py`` itself. Lazy imports inside functions count too: a cycle
-through one is still a cycle for the reader.
+through one is still a cycle for the reader. So do ``importlib.import_module``
+and ``__import__`` calls whose name the text shows (a literal, or the literal
+start of an f-string or a concatenation, down to its last whole package).
 """
 
 import ast
@@ -44,7 +46,11 @@ def imports(name: str, path: Path) -> set[str]:
     known = modules()
     out = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Call):
+            target = dynamic_import(node, name, package)
+            if target is not None:
+                out.add(known_module(target, known))
+        elif isinstance(node, ast.Import):
             out |= {a.name for a in node.names if a.name.split(".")[0] == "opt_py"}
         elif isinstance(node, ast.ImportFrom):
             if node.level:
@@ -59,6 +65,56 @@ def imports(name: str, path: Path) -> set[str]:
                 sub = f"{target}.{a.name}"
                 out.add(sub if sub in known else target)
     return out
+
+
+def dynamic_import(call: ast.Call, name: str, package: str) -> str | None:
+    """The opt_py module (or package) an ``importlib.import_module`` / ``__import__`` call names, as far as
+    its text shows it; None when it names no opt_py module or only the running program knows which."""
+    func = call.func
+    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    found = literal_start(call.args[0]) if called in ("import_module", "__import__") and call.args else None
+    if found is None:
+        return None
+    text, whole = found
+    if not whole:  # what is computed may continue the last name: only the whole names before it count
+        text = text[: text.rfind(".") + 1]
+    level = len(text) - len(text.lstrip("."))
+    if level:  # import_module(".x", __package__ or __name__): relative to that anchor
+        anchor = getattr(call.args[1], "id", None) if len(call.args) > 1 else None
+        base = {"__package__": package, "__name__": name}.get(anchor)
+        if base is None:
+            return None
+        parts = base.split(".")
+        text = ".".join(parts[: len(parts) - level + 1] + [text[level:]])
+    target = text.rstrip(".")
+    return target if target.split(".")[0] == "opt_py" else None
+
+
+def literal_start(node) -> tuple[str, bool] | None:
+    """(the text an expression surely starts with, whether that is all of it): a string literal, the
+    literal start of an f-string or of a ``+`` concatenation; None when it starts with something computed."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value, True
+    if isinstance(node, ast.JoinedStr):
+        start = ""
+        for part in node.values:
+            if not isinstance(part, ast.Constant):
+                return start, False
+            start += part.value
+        return start, True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left = literal_start(node.left)
+        return None if left is None else (left[0], False)
+    return None
+
+
+def known_module(target: str, known) -> str:
+    """``target``, or the innermost known module or package it lies in."""
+    parts = target.split(".")
+    for n in range(len(parts), 0, -1):
+        if ".".join(parts[:n]) in known:
+            return ".".join(parts[:n])
+    return target
 
 
 def layer(name: str) -> str | None:
@@ -113,3 +169,24 @@ def test_the_checks_see_an_upward_import(tmp_path):
     path.write_text(src)
     got = imports("opt_py.patterns.fold_collapse_shape_into_store", path)
     assert got == {"opt_py.run.engine", "opt_py.patterns.ir_utils"} and fake.exists()
+
+
+@pytest.mark.parametrize(
+    "src,found",
+    [
+        # what python/iree/bundle.py did: an upward import the static walk did not see
+        ('importlib.import_module(f"..cases.{GENERATORS[name]}", __package__)\n', {"opt_py.cases"}),
+        ('__import__("opt_py.tool.cli")\n', {"opt_py.tool.cli"}),
+        ('import_module("opt_py.patterns." + name)\n', {"opt_py.patterns"}),
+        ('importlib.import_module(f".{where}", __package__)\n', {"opt_py.iree"}),
+        (
+            'importlib.import_module(".errors", __name__)\n',
+            {"opt_py.iree.bundle"},
+        ),  # bundle.errors, as Python resolves it
+        ('importlib.import_module(name)\nimportlib.import_module("iree.compiler.ir")\n', set()),
+    ],
+)
+def test_the_checks_see_a_dynamic_import(tmp_path, src, found):
+    path = tmp_path / "x.py"
+    path.write_text(src)
+    assert imports("opt_py.iree.bundle", path) == found

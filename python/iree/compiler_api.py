@@ -1,0 +1,70 @@
+"""IREE's compiler library as opt-py drives it: every use of ``iree.compiler.api``'s private parts.
+
+``phases.py`` stops one in-process invocation after a phase and resumes it.
+Two things that needs are not in the wheel's public Python API, so this
+module, and no other, reaches past it:
+
+* ``ctypes_dl._init_dylib`` and ``ctypes_dl._dylib``: the API calls the
+  library through a ``ctypes.CDLL``, which releases the GIL during each call;
+  a diagnostic emitted during such a call reaches Python's handler without
+  the GIL and aborts the process. The library is reopened as a
+  ``ctypes.PyDLL`` (``CDLL._name`` is its path), which keeps the GIL, every
+  prototype the API set is copied over (``ctypes._CFuncPtr`` finds them),
+  and the API module is pointed at it before a Session exists (each API
+  object keeps the handle it was made with).
+* ``Invocation._inv_p``: the invocation's C handle, for the library's
+  ``ireeCompilerInvocationSetCompileToPhase`` / ``...SetCompileFromPhase``
+  (public C API, not wrapped in Python).
+
+Checked on iree-base-compiler ``CHECKED_ON``; test/unit/test_compiler_api.py
+fails on another version and checks that every name in ``PRIVATE_NAMES`` exists.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+CHECKED_ON = "3.13"
+PRIVATE_NAMES = (
+    "iree.compiler.api.ctypes_dl._init_dylib",
+    "iree.compiler.api.ctypes_dl._dylib",
+    "iree.compiler.api.Invocation._inv_p",
+    "ctypes._CFuncPtr",
+    "ctypes.CDLL._name",
+)
+PHASE_SETTERS = ("ireeCompilerInvocationSetCompileToPhase", "ireeCompilerInvocationSetCompileFromPhase")
+
+
+def library():
+    """The compiler library, called with the GIL held, phase setters bound; the API module uses it too."""
+    from iree.compiler.api import ctypes_dl as dl
+
+    dl._init_dylib()
+    if not isinstance(dl._dylib, ctypes.PyDLL):
+        dl._dylib = _reopened_with_gil(dl._dylib)
+    lib = dl._dylib
+    for name in PHASE_SETTERS:
+        fn = getattr(lib, name)
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        fn.restype = None
+    return lib
+
+
+def _reopened_with_gil(cdll):
+    """``cdll`` opened again as a ``ctypes.PyDLL``, with the prototypes set on ``cdll`` copied over."""
+    py = ctypes.PyDLL(cdll._name)
+    for name, fn in list(vars(cdll).items()):
+        if isinstance(fn, ctypes._CFuncPtr):
+            target = getattr(py, name)
+            target.restype = fn.restype
+            if fn.argtypes is not None:
+                target.argtypes = fn.argtypes
+    return py
+
+
+def set_phases(lib, inv, compile_from: str | None, compile_to: str) -> None:
+    """The invocation's next ``execute`` runs the phases after ``compile_from`` (from the start
+    when None) up to and including ``compile_to``."""
+    if compile_from is not None:
+        lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, compile_from.encode())
+    lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, compile_to.encode())
