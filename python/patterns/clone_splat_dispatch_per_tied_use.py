@@ -54,12 +54,10 @@ from dataclasses import dataclass
 
 from iree.compiler import ir
 
+from .ir_utils import operation
+
 _VIEWS = ("flow.tensor.reshape", "flow.tensor.bitcast")
 _FUNCS = ("util.func", "func.func")
-
-
-def _op(x):
-    return x.operation if hasattr(x, "operation") else x
 
 
 @dataclass
@@ -75,7 +73,7 @@ class Use:
 
 
 def _body(module):
-    return _op(module).regions[0].blocks[0]
+    return operation(module).regions[0].blocks[0]
 
 
 def _segments(op) -> list[int]:
@@ -120,7 +118,7 @@ def uses_of(dispatch) -> list[Use]:
 
     def visit(value, chain, result):
         for u in value.uses:
-            user = _op(u.owner)
+            user = operation(u.owner)
             if user.name in _VIEWS and u.operand_number == 0:
                 for r in user.results:
                     visit(r, chain + (user,), result)
@@ -147,9 +145,9 @@ def _symbol(attr) -> tuple[str, str]:
 
 def executables(module) -> dict[str, object]:
     return {
-        ir.StringAttr(o.attributes["sym_name"]).value: _op(o)
+        ir.StringAttr(o.attributes["sym_name"]).value: operation(o)
         for o in _body(module).operations
-        if _op(o).name == "flow.executable"
+        if operation(o).name == "flow.executable"
     }
 
 
@@ -157,13 +155,13 @@ def groups(module) -> list[list]:
     """Splat-like dispatches per (function, callee), in program order."""
     out = []
     for f in _body(module).operations:
-        f = _op(f)
+        f = operation(f)
         if f.name not in _FUNCS:
             continue
         by_callee: dict[str, list] = {}
 
         def collect(op, by_callee=by_callee):
-            op = _op(op)
+            op = operation(op)
             if op.name == "flow.dispatch" and splat_like(op) is None:
                 by_callee.setdefault(str(op.attributes["entry_points"]), []).append(op)
             return ir.WalkResult.ADVANCE
@@ -185,7 +183,7 @@ def _fresh_name(base: str, taken: set[str]) -> str:
 def _export_of(exe, export: str):
     """The ``flow.executable.export`` named ``export`` and the name of the function it refers to."""
     for o in exe.regions[0].blocks[0].operations:
-        o = _op(o)
+        o = operation(o)
         if o.name == "flow.executable.export" and ir.StringAttr(o.attributes["sym_name"]).value == export:
             ref = o.attributes["function_ref"] if "function_ref" in o.attributes else None
             return o, (ir.FlatSymbolRefAttr(ref).value if ref is not None else export)
@@ -194,10 +192,10 @@ def _export_of(exe, export: str):
 
 def _inner_functions(exe):
     for o in exe.regions[0].blocks[0].operations:
-        if _op(o).name == "builtin.module":
-            for f in _op(o).regions[0].blocks[0].operations:
-                if _op(f).name == "func.func":
-                    yield _op(f)
+        if operation(o).name == "builtin.module":
+            for f in operation(o).regions[0].blocks[0].operations:
+                if operation(f).name == "func.func":
+                    yield operation(f)
 
 
 def exportable(exe, export: str) -> str | None:

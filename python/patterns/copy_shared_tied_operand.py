@@ -64,14 +64,10 @@ from dataclasses import dataclass
 
 from iree.compiler import ir
 
-from .ir_utils import defining_op, operand_segments
+from .ir_utils import defining_op, operand_segments, operation
 
 _VIEWS = ("flow.tensor.reshape", "flow.tensor.bitcast")
 _FUNCS = ("util.func", "func.func")
-
-
-def _op(x):
-    return x.operation if hasattr(x, "operation") else x
 
 
 def _dynamic_dims(ty) -> int:
@@ -98,7 +94,7 @@ def leaf_uses(value) -> int:
     """Uses of ``value`` and of its views, views themselves not counted."""
     n = 0
     for u in value.uses:
-        user = _op(u.owner)
+        user = operation(u.owner)
         if user.name in _VIEWS and u.operand_number == 0:
             n += sum(leaf_uses(r) for r in user.results)
         else:
@@ -130,7 +126,7 @@ def shared(value) -> str | None:
     if leaf_uses(root) > 1:
         return "the value has other uses"
     if d.name == "hal.tensor.import" and any(
-        _op(u.owner).name not in _METADATA for u in d.operands[0].uses if _op(u.owner) != d
+        operation(u.owner).name not in _METADATA for u in d.operands[0].uses if operation(u.owner) != d
     ):
         return "the value is an imported buffer view that has other uses"
     return None
@@ -169,13 +165,13 @@ def argument_dims(dispatch, k: int) -> list:
 def sites(module) -> list[Site]:
     """The in-place dispatch operands to copy, in program order."""
     out = []
-    for f in _op(module).regions[0].blocks[0].operations:
-        f = _op(f)
+    for f in operation(module).regions[0].blocks[0].operations:
+        f = operation(f)
         if f.name not in _FUNCS:
             continue
 
         def visit(op):
-            op = _op(op)
+            op = operation(op)
             if op.name == "flow.dispatch":
                 seg = operand_segments(op)
                 for k in _tied_arguments(op):
@@ -266,7 +262,7 @@ def copy_before(site: Site, name: str, anchor) -> None:
     value = user.operands[site.operand]
     exe = ir.Module.parse(copy_executable(name, value.type), user.context)
     for o in list(exe.body.operations):
-        _op(o).move_before(anchor)
+        operation(o).move_before(anchor)
     n = len(site.dims)
     copy = ir.Operation.create(
         "flow.dispatch",
@@ -285,14 +281,16 @@ def copy_before(site: Site, name: str, anchor) -> None:
 
 def copy_shared_tied_operands(module) -> int:
     """The rewrite on a module; returns the number of operands given a copy."""
-    body = _op(module).regions[0].blocks[0]
+    body = operation(module).regions[0].blocks[0]
     taken = {
-        ir.StringAttr(_op(o).attributes["sym_name"]).value for o in body.operations if "sym_name" in _op(o).attributes
+        ir.StringAttr(operation(o).attributes["sym_name"]).value
+        for o in body.operations
+        if "sym_name" in operation(o).attributes
     }
     plan = sites(module)  # all decisions first, then the edits
     for site in plan:
         anchor = site.user
-        while _op(anchor.parent).name != "builtin.module":
-            anchor = _op(anchor.parent)
+        while operation(anchor.parent).name != "builtin.module":
+            anchor = operation(anchor.parent)
         copy_before(site, _fresh("__copy_tied_operand", taken), anchor)
     return len(plan)

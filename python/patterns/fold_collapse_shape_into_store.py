@@ -54,8 +54,16 @@ from iree.compiler import ir
 from iree.compiler.dialects import affine, arith, linalg, tensor
 
 from ..authoring import pattern
-from .ir_utils import DYNAMIC, constant_int, defined_before, operand_segments, reassociation, same_mixed, shape
-from .ir_utils import defining_op as _op
+from .ir_utils import (
+    DYNAMIC,
+    constant_int,
+    defined_before,
+    defining_op,
+    operand_segments,
+    reassociation,
+    same_mixed,
+    shape,
+)
 
 # A dispatch tensor of a plain ranked tensor: access, "AxBx..." dims, element type.
 _DISPATCH_TENSOR = re.compile(
@@ -148,7 +156,7 @@ def _multiple_of(v, n: int, depth: int = 8) -> bool:
         return v % n == 0
     if n == 1:
         return True
-    op = _op(v)
+    op = defining_op(v)
     if op is None or depth == 0:
         return False
     args = [_constant(x) for x in op.operands]
@@ -315,7 +323,7 @@ def _store_fold(op):
     """What folding the store's collapse takes: a reason string when it
     cannot be done, else (collapse, subspan, access, bound, plan per dim)."""
     value, target = op.operands[0], op.operands[1]
-    collapse, subspan = _op(value), _op(target)
+    collapse, subspan = defining_op(value), defining_op(target)
     if collapse is None or collapse.name != "tensor.collapse_shape":
         return "the stored value is not a tensor.collapse_shape"
     if subspan is None or subspan.name != SUBSPAN:
@@ -406,10 +414,10 @@ def _shape_mixed(t, dims):
 @pattern("tensor.expand_shape")
 def fold_expand_shape_into_load(op, rewriter):
     op = op.operation
-    load = _op(op.operands[0])
+    load = defining_op(op.operands[0])
     if load is None or load.name != LOAD:
         return rewriter.fail("the expanded value is not a dispatch.tensor.load")
-    subspan = _op(load.operands[0])
+    subspan = defining_op(load.operands[0])
     if subspan is None or subspan.name != SUBSPAN:
         return rewriter.fail("the load's source is not a hal.interface.binding.subspan")
     parsed = _binding(subspan)

@@ -27,8 +27,7 @@ from iree.compiler.dialects import affine, arith, vector
 
 from ..authoring import pattern
 from .gather_to_load import delinearize, dim_sizes, linearize, splat
-from .ir_utils import DYNAMIC, gather_parts, operand_segments
-from .ir_utils import defining_op as _op
+from .ir_utils import DYNAMIC, defining_op, gather_parts, operand_segments
 
 
 def _subview_parts(sv):
@@ -78,7 +77,7 @@ def _whole_rows(sv, source, offsets, strides) -> bool:
 def fold_subview_into_gather(op, rewriter):
     op = op.operation
     base, indices, idx, mask, pass_thru = gather_parts(op)
-    sv = _op(base)
+    sv = defining_op(base)
     if sv is None or sv.name != "memref.subview":
         return rewriter.fail("the base is not a memref.subview")
     parts = _subview_parts(sv)

@@ -103,8 +103,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..authoring import pattern
-from .ir_utils import DYNAMIC, constant_int, operand_segments, same_mixed
-from .ir_utils import defining_op as _op
+from .ir_utils import DYNAMIC, constant_int, defining_op, operand_segments, same_mixed
 from .ir_utils import uses as _uses
 
 # Linalg ops with a payload but no operandSegmentSizes: their destinations are
@@ -340,7 +339,7 @@ def _shared_out_problem(arg, init, forall):
 
 def _available_before(value, op, forall) -> bool:
     """Whether ``value`` (used in ``forall``'s terminator) is defined before ``op`` in the body."""
-    d = _op(value)
+    d = defining_op(value)
     if d is None or d.parent != forall:
         return True  # a block argument, or defined outside the loop
     return d.is_before_in_block(op)

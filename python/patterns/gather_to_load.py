@@ -33,8 +33,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, memref, vector
 
 from ..authoring import pattern
-from .ir_utils import DYNAMIC, gather_parts, index_constant
-from .ir_utils import defining_op as _op
+from .ir_utils import DYNAMIC, defining_op, gather_parts, index_constant
 
 # --------------------------------------------------------------------------
 # Recognizing index vectors
@@ -46,7 +45,7 @@ def _uniform(value):
 
     A term is an ``int`` or a scalar index ``Value``; the lanes equal their sum.
     """
-    op = _op(value)
+    op = defining_op(value)
     if op is None:
         return None
     if op.name == "vector.broadcast":
@@ -85,7 +84,7 @@ def contiguous_start(value):
         return None
     if _elements(vt) == 1:
         return [("lane0", value)]  # one lane: contiguous whatever it holds
-    op = _op(value)
+    op = defining_op(value)
     if op is None:
         return None
     if op.name == "vector.step":
@@ -119,7 +118,7 @@ def row_broadcast_start(value):
     vt = value.type
     if not isinstance(vt, ir.VectorType) or vt.rank != 2:
         return None
-    op = _op(value)
+    op = defining_op(value)
     if op is None or op.name != "vector.broadcast":
         return None
     src = op.operands[0]
@@ -129,7 +128,7 @@ def row_broadcast_start(value):
 
 
 def all_true(mask) -> bool:
-    op = _op(mask)
+    op = defining_op(mask)
     if op is None:
         return False
     if op.name == "arith.constant":
