@@ -1,23 +1,16 @@
-"""Patterns on ``vector.gather`` over memrefs: contiguous gathers, and subviews.
+"""A ``memref.subview`` base folded into ``vector.gather``, keeping what a lane reads.
 
-``vector.gather %base[%o0, ..., %ok] [%idx], %mask, %pass`` reads, for each
-lane, the element ``idx[lane]`` places after ``base[%o0, ..., %ok]`` in the
-base's row-major logical order (where the mask is set; ``pass`` elsewhere).
-For a rank-1 base that is ``base[%o0 + idx]``; for a higher rank, a lane may
-run past the end of a row into the next one. This is how IREE 3.13 lowers
-gathers and what its vectorizer relies on: it emits, for a read out of a
-slice, an index ``row * row_length + col`` over a strided subview (the
-runtime decides; see test/passes/test_gather_to_load.py). Everything below keeps that
-meaning.
-
-* ``fold_subview_into_gather``: a ``memref.subview`` base (no rank reduction,
-  static strides) folds into the gather when the meaning can be kept: a
-  rank-1 subview (base index ``offset + stride * o0``, the index vector
-  scaled by the stride); a subview of whole rows with unit strides (only the
-  outer offset moves); a single-lane gather through any such subview (its
-  position is delinearized over the subview and mapped to the source; the
-  index vector becomes zeros). ``fold-memref-alias-ops`` has no rule for
-  gathers, so without this the subview survives into later lowerings.
+A gather lane reads the element ``idx[lane]`` places after its base indices
+in the base's row-major logical order (``gather_to_load`` says why that is
+IREE 3.13's meaning). ``fold_subview_into_gather`` folds a subview (no rank
+reduction, static strides) where that order is the source's too: a rank-1
+subview (base index ``offset + stride * o0``, ``index`` lanes scaled by the
+stride), a subview of whole rows with unit strides (only the outer offset
+moves), and a single lane through any such subview (its position
+delinearized over the subview and mapped to the source). Several lanes
+through partial rows may cross rows and are left alone.
+``fold-memref-alias-ops`` has no rule for gathers: without this the subview
+survives into later lowerings.
 """
 
 from __future__ import annotations
