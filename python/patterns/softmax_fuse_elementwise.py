@@ -11,7 +11,7 @@ everything elementwise is recomputed inside the generics that need it.
 * ``fuse_consumers_into_normalization``: a chain of elementwise consumers of
   a normalization final merges into it, one use at a time.
 * ``recompute_producer_in_normalization``: an elementwise producer read only
-  by a normalization's reductions and final (at most three uses) is
+  by a normalization's reductions and final (``MAX_RECOMPUTE`` uses at most) is
   recomputed in each and erased, up the producer chain.
 
 The vocabulary and the preconditions are in
