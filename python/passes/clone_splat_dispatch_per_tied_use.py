@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..authoring import Pass
 from ..patterns.clone_splat_dispatch_per_tied_use import clone_splat_dispatches_per_tied_use
+from ..patterns.ir_utils import operation
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,6 @@ class CloneSplatDispatchPerTiedUse(Pass):
     )
 
     def run(self, op, ctx):
-        n = clone_splat_dispatches_per_tied_use(op.operation if hasattr(op, "operation") else op)
+        n = clone_splat_dispatches_per_tied_use(operation(op))
         if n:
             ctx.bump("uses given a copy", n)

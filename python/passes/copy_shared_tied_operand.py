@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..authoring import Pass
 from ..patterns.copy_shared_tied_operand import copy_shared_tied_operands
+from ..patterns.ir_utils import operation
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,6 @@ class CopySharedTiedOperand(Pass):
     )
 
     def run(self, op, ctx):
-        n = copy_shared_tied_operands(op.operation if hasattr(op, "operation") else op)
+        n = copy_shared_tied_operands(operation(op))
         if n:
             ctx.bump("operands given a copy", n)

@@ -1,23 +1,16 @@
 """Patterns on ``iree_linalg_ext.attention``: a zero mask where the key length is dynamic.
 
-IREE 3.13's GPU code for an attention op without a mask is wrong whenever the
-key length (the dims K and V share that Q and the output lack) is dynamic: on
-an H200 (cuda sm_80 code) every output differs (NaN at lengths 13 and 21,
-off by up to 3.9 at 32 to 128). The same ops with a static length, or with a
-mask, are right. Its padding of the reduction over keys neutralizes the
-padded keys only through the mask (``TensorMaskingOpInterface``: the
-padded mask entries become -inf). Without one it reports "Padding
-OnlineAttention without existing mask is not yet supported" as an error, yet
-still writes a module and exits 0.
+IREE 3.13's GPU code pads the reduction over keys and neutralizes the padded
+keys only through the mask (``TensorMaskingOpInterface``: padded entries
+become -inf); without a mask over a dynamic key length it reports an error,
+still writes a module, and computes wrong numbers.
 
 ``add_zero_mask`` gives such an op an additive mask of zeros, one per key
 position (indexing map: the key dims alone), so nothing changes where keys
-exist: softmax(s + 0) = softmax(s). The fill is cloned into the attention's
-dispatch, so no mask tensor is materialized.
-
-The mask has the scores' element type (the region's argument), whatever the
-queries' type. Left alone: an op with a mask already, a static key length,
-and buffer semantics.
+exist: softmax(s + 0) = softmax(s). The mask has the scores' element type
+(the region's argument), whatever the queries' type; its fill is cloned into
+the attention's dispatch, so no mask tensor is materialized. Left alone: an
+op with a mask already, a static key length, and buffer semantics.
 """
 
 from __future__ import annotations

@@ -1,51 +1,21 @@
 """One copy of a splat-like dispatch per in-place use, each with its own executable.
 
-The bug (stock IREE 3.13, issue 14). A ``flow.dispatch`` that takes no tensor
-operands (only index and scalar operands) computes its results from nothing:
-IREE makes one of these for ``torch.zeros`` / ``zeros_like`` over a dynamic
-shape (a broadcast of a 0-d constant is not recognised as a splat and becomes
-a "transpose" dispatch). When such a result is the destination of an
-in-place (tied) use, e.g. a scatter dispatch, and also has another use, the
-stream pipeline must give the in-place use its own copy:
+A ``flow.dispatch`` with no tensor operands (IREE's ``zeros_like`` over a
+dynamic shape) that is the destination of an in-place (tied) use and has
+another use needs a copy per in-place use. Stream makes one by re-dispatching
+it, then merges the identical re-dispatches with CSE (``stream.async.dispatch``
+is pure), so two writers share one buffer (stock IREE 3.13, issue 14).
 
-1. ``iree-stream-materialize-copy-on-write`` inserts a ``stream.async.clone``
-   before each in-place use of a value that has other uses;
-2. the canonicalizer's ``PropagateCloneableOps`` replaces a clone of an op
-   whose ``preferCloneToConsumers()`` holds by a second instance of that op;
-   ``stream.async.dispatch`` says so when it consumes no resource ("a slow
-   splat"), so each clone becomes an identical operand-free dispatch;
-3. ``stream.async.dispatch`` is a ``Stream_PureOp``, so the ``cse`` that runs
-   after the second ``iree-stream-elide-async-copies`` merges those identical
-   dispatches back into one value. Copy-on-write does not run again: two
-   in-place writers (or a writer and a reader) now share one resource.
-   (``stream.async.splat``, which the static twin gets, is not pure and is
-   not merged: the static program is right.)
-
-The fix, at the end of the flow phase (``--inject flow:<this pass>``): give
-each in-place use its own copy of the dispatch, calling its own copy of the
-executable. Dispatches with different callees are never equal, so no CSE can
-merge the copies back, and copy-on-write finds nothing to copy. The rewrite
-only recomputes a value that depends on nothing but its scalar operands, at
-a point those operands dominate; a dispatch cannot read anything but its
-operands, so the copy computes the same value. It adds no work stream did not
-intend to do: copy-on-write would have recomputed the dispatch per in-place
-use too. Executables are copied, so code size grows by one executable per
-extra in-place use.
-
-Stream's CSE merges operand-free dispatches of the same callee once their
-scalar operands fold to the same values, which the flow-level IR cannot
-always show; so all operand-free dispatches of one callee in one function
-are one group, and the rule is applied to the group:
-
-* no in-place use, or a single use in all: nothing to do;
-* every use in place: one use keeps its dispatch, each other gets a copy;
-* some use reads: every in-place use gets a copy.
-
-Uses are followed through ``flow.tensor.reshape`` and ``flow.tensor.bitcast``
-(views of the same storage in stream); the view chain is replayed on the
-copy. In-place uses recognised: a ``flow.dispatch`` operand listed in
-``tied_operands`` and the target of ``flow.tensor.update``. Any other use
-counts as a read and keeps the original value (as stock IREE would).
+``clone_splat_dispatches_per_tied_use`` gives each in-place use its own copy
+of the dispatch calling its own copy of the executable, which no CSE can
+merge. Sound: the dispatch reads nothing but its scalar operands, so the
+copy, placed where those dominate, computes the same value; stream meant to
+recompute it per in-place use anyway. The operand-free dispatches of one
+callee in a function form a group (stream may merge any of them once their
+operands fold equal): if some use reads, every in-place use gets a copy;
+if every use is in place, all but one do. Uses are followed through
+``flow.tensor.reshape`` / ``flow.tensor.bitcast``, replayed on the copy.
+docs/passes/clone-splat-dispatch-per-tied-use.md traces the bug through stream.
 """
 
 from __future__ import annotations
@@ -54,12 +24,10 @@ from dataclasses import dataclass
 
 from iree.compiler import ir
 
+from .ir_utils import operation
+
 _VIEWS = ("flow.tensor.reshape", "flow.tensor.bitcast")
 _FUNCS = ("util.func", "func.func")
-
-
-def _op(x):
-    return x.operation if hasattr(x, "operation") else x
 
 
 @dataclass
@@ -75,7 +43,7 @@ class Use:
 
 
 def _body(module):
-    return _op(module).regions[0].blocks[0]
+    return operation(module).regions[0].blocks[0]
 
 
 def _segments(op) -> list[int]:
@@ -120,7 +88,7 @@ def uses_of(dispatch) -> list[Use]:
 
     def visit(value, chain, result):
         for u in value.uses:
-            user = _op(u.owner)
+            user = operation(u.owner)
             if user.name in _VIEWS and u.operand_number == 0:
                 for r in user.results:
                     visit(r, chain + (user,), result)
@@ -147,9 +115,9 @@ def _symbol(attr) -> tuple[str, str]:
 
 def executables(module) -> dict[str, object]:
     return {
-        ir.StringAttr(o.attributes["sym_name"]).value: _op(o)
+        ir.StringAttr(o.attributes["sym_name"]).value: operation(o)
         for o in _body(module).operations
-        if _op(o).name == "flow.executable"
+        if operation(o).name == "flow.executable"
     }
 
 
@@ -157,13 +125,13 @@ def groups(module) -> list[list]:
     """Splat-like dispatches per (function, callee), in program order."""
     out = []
     for f in _body(module).operations:
-        f = _op(f)
+        f = operation(f)
         if f.name not in _FUNCS:
             continue
         by_callee: dict[str, list] = {}
 
         def collect(op, by_callee=by_callee):
-            op = _op(op)
+            op = operation(op)
             if op.name == "flow.dispatch" and splat_like(op) is None:
                 by_callee.setdefault(str(op.attributes["entry_points"]), []).append(op)
             return ir.WalkResult.ADVANCE
@@ -185,7 +153,7 @@ def _fresh_name(base: str, taken: set[str]) -> str:
 def _export_of(exe, export: str):
     """The ``flow.executable.export`` named ``export`` and the name of the function it refers to."""
     for o in exe.regions[0].blocks[0].operations:
-        o = _op(o)
+        o = operation(o)
         if o.name == "flow.executable.export" and ir.StringAttr(o.attributes["sym_name"]).value == export:
             ref = o.attributes["function_ref"] if "function_ref" in o.attributes else None
             return o, (ir.FlatSymbolRefAttr(ref).value if ref is not None else export)
@@ -194,10 +162,10 @@ def _export_of(exe, export: str):
 
 def _inner_functions(exe):
     for o in exe.regions[0].blocks[0].operations:
-        if _op(o).name == "builtin.module":
-            for f in _op(o).regions[0].blocks[0].operations:
-                if _op(f).name == "func.func":
-                    yield _op(f)
+        if operation(o).name == "builtin.module":
+            for f in operation(o).regions[0].blocks[0].operations:
+                if operation(f).name == "func.func":
+                    yield operation(f)
 
 
 def exportable(exe, export: str) -> str | None:

@@ -1,61 +1,21 @@
 """A copy, made by a dispatch, for each in-place operand whose value is shared.
 
-The bug (stock IREE 3.13, issue 14, the second root cause). A ``flow.dispatch``
-that writes an operand in place (``tied_operands``: the scatter of
-``index_put`` / ``one_hot`` / ``index_add``) leaves copy-on-write to stream
-when the operand's value has other uses. Stream gets it wrong in two ways:
+A ``flow.dispatch`` that writes an operand in place (``tied_operands``) whose
+value has other uses leaves copy-on-write to stream, which stock IREE 3.13
+gets wrong twice (issue 14, second cause): its concurrency scheduling can move
+the writer before the reader's copy, and the ABI's fold of
+``export(import(%view))`` returns the very buffer view the writer writes.
 
-1. The reader's copy is reordered after the writer.
-   ``iree-stream-materialize-copy-on-write`` clones the value per use;
-   ``iree-stream-elide-async-copies`` then removes the clone that was the
-   value's last use, so the writer ties the original while an earlier
-   ``stream.async.clone`` keeps the reader's copy. That is right in program
-   order, but ``iree-stream-schedule-concurrency`` does not keep it: a wave
-   of several ops is wrapped in ``stream.async.concurrent`` and inserted
-   right after the last op defining one of its inputs, and then the block is
-   sorted topologically, on the assumption that "SSA values imply ordering".
-   A tied write is ordered after the reads of its operand by no SSA edge: the
-   wave holding the writer lands before the clone (a single-op wave, left in
-   place), and the clone copies the written data. Seen when a value reaches
-   a scatter and a ``return`` through a ``flow.tensor.reshape`` (lowered to a
-   clone) and the scatter has an independent op to run beside (random seeds
-   312 and 417: ``like + 1`` over a 2-D shape, returned beside its scatter).
-2. An argument is returned as itself. At the ABI phase the canonicalizer
-   folds ``hal.tensor.export(hal.tensor.import(%view))`` into ``%view``, so
-   ``return %x, scatter(outs %x)`` returns the caller's buffer view; the
-   import then has one use, the in-place scatter, so stream writes the
-   caller's buffer, and the returned ``%x`` holds the scatter's writes
-   (static and dynamic shapes).
-
-The fix, at the end of the flow phase (``--inject flow:<this pass>``): give
-the in-place operand its own copy, made by a new dispatch that reads the
-value and writes a fresh tensor, each copy calling its own executable. After
-the rewrite no value that has other uses is written in place: the copy has
-one use, the writer, which it precedes by an SSA edge no scheduler can
-break; the original is only read (copy-on-write finds nothing to do, and
-there is no clone to elide or reorder). A copy is a dispatch, not a
-``flow.tensor.clone``: stream elides and reorders clones (a clone added by
-hand, with or without ``util.optimization_barrier``, is still wrong), and
-each copy has its own executable so that stream's CSE (dispatches are pure)
-cannot merge two copies of one value back into one shared, written value.
-
-Sound: the copy holds the operand's value (a dispatch reads only its
-operands), it is placed right before the writer, where the operand and its
-dims are defined, and the writer then writes a value nothing else sees, so
-every other use reads the unwritten value, as value semantics require. It
-costs one copy of the tensor per rewritten operand; stock copy-on-write
-copies too, except where it (wrongly) shares the storage.
-
-Rewritten: an operand listed in a ``flow.dispatch``'s ``tied_operands`` whose
-value, followed back through ``flow.tensor.reshape`` / ``flow.tensor.bitcast``
-to its root and forward through those views again, has another use, or
-whose root is a ``hal.tensor.import`` of a buffer view that has another use
-(e.g. is returned; ``hal.buffer_view.dim`` and the like read no contents
-and do not count). Left alone: a root that is a block argument (its other
-uses are unknown here), an operand that is a ``flow.tensor.splat`` (stream
-re-splats per in-place use, see ``shared``), tensors with an encoding,
-element types other than integers and floats, and other in-place writers
-(``flow.tensor.update``).
+``copy_shared_tied_operands`` gives such an operand a copy made right before
+the writer by a new dispatch with an executable of its own, and lets the
+writer write the copy. No shared value is then written in place: the copy
+precedes its one use by an SSA edge, the original is only read. A dispatch,
+not ``flow.tensor.clone`` (stream elides and reorders clones); one executable
+per copy (stream's CSE would merge two copies of one value). Values are
+followed through ``flow.tensor.reshape`` / ``flow.tensor.bitcast``. Left alone:
+block-argument roots, splats (stream re-splats per use), encodings, element
+types other than integers and floats, ``flow.tensor.update``.
+docs/passes/copy-shared-tied-operand.md traces both causes through IREE.
 """
 
 from __future__ import annotations
@@ -64,14 +24,10 @@ from dataclasses import dataclass
 
 from iree.compiler import ir
 
-from .ir_utils import defining_op, operand_segments
+from .ir_utils import defining_op, operand_segments, operation
 
 _VIEWS = ("flow.tensor.reshape", "flow.tensor.bitcast")
 _FUNCS = ("util.func", "func.func")
-
-
-def _op(x):
-    return x.operation if hasattr(x, "operation") else x
 
 
 def _dynamic_dims(ty) -> int:
@@ -98,7 +54,7 @@ def leaf_uses(value) -> int:
     """Uses of ``value`` and of its views, views themselves not counted."""
     n = 0
     for u in value.uses:
-        user = _op(u.owner)
+        user = operation(u.owner)
         if user.name in _VIEWS and u.operand_number == 0:
             n += sum(leaf_uses(r) for r in user.results)
         else:
@@ -130,7 +86,7 @@ def shared(value) -> str | None:
     if leaf_uses(root) > 1:
         return "the value has other uses"
     if d.name == "hal.tensor.import" and any(
-        _op(u.owner).name not in _METADATA for u in d.operands[0].uses if _op(u.owner) != d
+        operation(u.owner).name not in _METADATA for u in d.operands[0].uses if operation(u.owner) != d
     ):
         return "the value is an imported buffer view that has other uses"
     return None
@@ -169,13 +125,13 @@ def argument_dims(dispatch, k: int) -> list:
 def sites(module) -> list[Site]:
     """The in-place dispatch operands to copy, in program order."""
     out = []
-    for f in _op(module).regions[0].blocks[0].operations:
-        f = _op(f)
+    for f in operation(module).regions[0].blocks[0].operations:
+        f = operation(f)
         if f.name not in _FUNCS:
             continue
 
         def visit(op):
-            op = _op(op)
+            op = operation(op)
             if op.name == "flow.dispatch":
                 seg = operand_segments(op)
                 for k in _tied_arguments(op):
@@ -266,7 +222,7 @@ def copy_before(site: Site, name: str, anchor) -> None:
     value = user.operands[site.operand]
     exe = ir.Module.parse(copy_executable(name, value.type), user.context)
     for o in list(exe.body.operations):
-        _op(o).move_before(anchor)
+        operation(o).move_before(anchor)
     n = len(site.dims)
     copy = ir.Operation.create(
         "flow.dispatch",
@@ -285,14 +241,16 @@ def copy_before(site: Site, name: str, anchor) -> None:
 
 def copy_shared_tied_operands(module) -> int:
     """The rewrite on a module; returns the number of operands given a copy."""
-    body = _op(module).regions[0].blocks[0]
+    body = operation(module).regions[0].blocks[0]
     taken = {
-        ir.StringAttr(_op(o).attributes["sym_name"]).value for o in body.operations if "sym_name" in _op(o).attributes
+        ir.StringAttr(operation(o).attributes["sym_name"]).value
+        for o in body.operations
+        if "sym_name" in operation(o).attributes
     }
     plan = sites(module)  # all decisions first, then the edits
     for site in plan:
         anchor = site.user
-        while _op(anchor.parent).name != "builtin.module":
-            anchor = _op(anchor.parent)
+        while operation(anchor.parent).name != "builtin.module":
+            anchor = operation(anchor.parent)
         copy_before(site, _fresh("__copy_tied_operand", taken), anchor)
     return len(plan)

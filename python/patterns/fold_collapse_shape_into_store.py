@@ -1,48 +1,20 @@
 """Reshapes folded into dispatch bindings: collapse_shape into stores, expand_shape into loads.
 
-Inside an IREE dispatch, ``hal.interface.binding.subspan`` gives a buffer a
-row-major tensor type, and ``iree_tensor_ext.dispatch.tensor.store`` writes a
-slice of it::
-
-    %b = hal.interface.binding.subspan ... : !dispatch.tensor<writeonly:tensor<B0 x ... x Bn>>{dyn}
-    %c = tensor.collapse_shape %src [[...], ...] : tensor<S...> into tensor<C...>
-    dispatch.tensor.store %c, %b, offsets = [O], sizes = [Z], strides = [T]
-
-Element ``(i0, ..., in)`` of the binding lives at the row-major position
-``i0 * (B1 * ... * Bn) + ... + in``. Folding the collapse means giving the
-binding a type in which the store's value is ``%src`` itself: each binding
-dim k that holds a collapsed group ``(s0, s1, ..., sm)`` becomes the dims
-``(Bk / inner, s1, ..., sm)`` with ``inner = s1 * ... * sm``, the store's
-offset on it ``Ok / inner`` followed by zeros, its sizes ``(s0, ..., sm)``.
-That names the same addresses exactly when
-
-* the store writes whole rows of the group: stride 1 on k, and ``Ok`` a
-  multiple of ``inner`` (a constant, or proven: ``x * c``, sums of such,
-  ``affine.apply`` of them, with ``c`` a multiple of ``inner``);
-* the new extents keep the outer dims' strides: ``inner`` divides ``Bk``
-  (static, or the store covers dim k entirely: offset 0 and size == ``Bk``,
-  so ``Bk`` is the group's product), unless every binding dim before k has
-  extent 1 (then no stride depends on ``Bk``, and ``floor(Bk / inner)`` rows
-  hold every row the store writes);
-* each group has at most one dynamic dim, recovered from the store's size
-  on k divided by the group's static dims.
-
-Dims the store drops (rank-reducing stores, unit sizes) and dims the
-collapse does not touch keep their extent, offset, size and stride. The new
-binding is a second subspan of the same binding (same layout, binding,
-byte offset, alignment, flags) created just before the store, so any other
-use of the old one (a load of a readwrite binding) is unchanged. Left alone:
-encoded tensors, targets that are not a subspan, rank-0 collapses.
+``fold_collapse_shape_into_store``: a ``tensor.collapse_shape`` stored with
+``iree_tensor_ext.dispatch.tensor.store`` into a ``hal.interface.binding.subspan``
+is stored as its source into a second subspan of the same binding, typed so
+that each collapsed dim is split again (``Bk`` into ``Bk / inner`` and the
+group's inner dims). That names the same addresses only when the store writes
+whole rows of each group and the split keeps every outer dim's stride;
+``_store_fold`` proves it or says why not. A collapse it cannot fold gets a
+``linalg.copy`` before its store (``copy_unfoldable_collapse_before_store``), which keeps
+IREE's own fold, wrong on some of these, away.
 
 ``fold_expand_shape_into_load`` is the mirror: ``tensor.expand_shape`` of a
-load of a *whole* binding (offsets 0, unit strides, sizes equal to the
-binding's, no rank reduction) becomes a load of a subspan typed with the
-expanded shape; a whole row-major buffer reshaped is the same buffer. The
-new load goes where the old one is (a readwrite binding may be stored to in
-between), so the expanded sizes must be defined before it.
+load of a whole binding loads a subspan typed with the expanded shape.
 
-IREE's C++ twin, ``iree-codegen-fold-reshape-into-interface-tensor``, is a
-reference here, not an oracle (see test/passes/test_fold_collapse_shape_into_store.py).
+docs/passes/fold-collapse-shape-into-store.md has the address argument and
+the comparison with IREE's C++ ``iree-codegen-fold-reshape-into-interface-tensor``.
 """
 
 from __future__ import annotations
@@ -54,8 +26,16 @@ from iree.compiler import ir
 from iree.compiler.dialects import affine, arith, linalg, tensor
 
 from ..authoring import pattern
-from .ir_utils import DYNAMIC, constant_int, defined_before, operand_segments, reassociation, same_mixed, shape
-from .ir_utils import defining_op as _op
+from .ir_utils import (
+    DYNAMIC,
+    constant_int,
+    defined_before,
+    defining_op,
+    operand_segments,
+    reassociation,
+    same_mixed,
+    shape,
+)
 
 # A dispatch tensor of a plain ranked tensor: access, "AxBx..." dims, element type.
 _DISPATCH_TENSOR = re.compile(
@@ -148,7 +128,7 @@ def _multiple_of(v, n: int, depth: int = 8) -> bool:
         return v % n == 0
     if n == 1:
         return True
-    op = _op(v)
+    op = defining_op(v)
     if op is None or depth == 0:
         return False
     args = [_constant(x) for x in op.operands]
@@ -315,7 +295,7 @@ def _store_fold(op):
     """What folding the store's collapse takes: a reason string when it
     cannot be done, else (collapse, subspan, access, bound, plan per dim)."""
     value, target = op.operands[0], op.operands[1]
-    collapse, subspan = _op(value), _op(target)
+    collapse, subspan = defining_op(value), defining_op(target)
     if collapse is None or collapse.name != "tensor.collapse_shape":
         return "the stored value is not a tensor.collapse_shape"
     if subspan is None or subspan.name != SUBSPAN:
@@ -406,10 +386,10 @@ def _shape_mixed(t, dims):
 @pattern("tensor.expand_shape")
 def fold_expand_shape_into_load(op, rewriter):
     op = op.operation
-    load = _op(op.operands[0])
+    load = defining_op(op.operands[0])
     if load is None or load.name != LOAD:
         return rewriter.fail("the expanded value is not a dispatch.tensor.load")
-    subspan = _op(load.operands[0])
+    subspan = defining_op(load.operands[0])
     if subspan is None or subspan.name != SUBSPAN:
         return rewriter.fail("the load's source is not a hal.interface.binding.subspan")
     parsed = _binding(subspan)

@@ -1,23 +1,16 @@
-"""Patterns on ``vector.gather`` over memrefs: contiguous gathers, and subviews.
+"""A ``memref.subview`` base folded into ``vector.gather``, keeping what a lane reads.
 
-``vector.gather %base[%o0, ..., %ok] [%idx], %mask, %pass`` reads, for each
-lane, the element ``idx[lane]`` places after ``base[%o0, ..., %ok]`` in the
-base's row-major logical order (where the mask is set; ``pass`` elsewhere).
-For a rank-1 base that is ``base[%o0 + idx]``; for a higher rank, a lane may
-run past the end of a row into the next one. This is how IREE 3.13 lowers
-gathers and what its vectorizer relies on: it emits, for a read out of a
-slice, an index ``row * row_length + col`` over a strided subview (the
-runtime decides; see test/passes/test_gather_to_load.py). Everything below keeps that
-meaning.
-
-* ``fold_subview_into_gather``: a ``memref.subview`` base (no rank reduction,
-  static strides) folds into the gather when the meaning can be kept: a
-  rank-1 subview (base index ``offset + stride * o0``, the index vector
-  scaled by the stride); a subview of whole rows with unit strides (only the
-  outer offset moves); a single-lane gather through any such subview (its
-  position is delinearized over the subview and mapped to the source; the
-  index vector becomes zeros). ``fold-memref-alias-ops`` has no rule for
-  gathers, so without this the subview survives into later lowerings.
+A gather lane reads the element ``idx[lane]`` places after its base indices
+in the base's row-major logical order (``gather_to_load`` says why that is
+IREE 3.13's meaning). ``fold_subview_into_gather`` folds a subview (no rank
+reduction, static strides) where that order is the source's too: a rank-1
+subview (base index ``offset + stride * o0``, ``index`` lanes scaled by the
+stride), a subview of whole rows with unit strides (only the outer offset
+moves), and a single lane through any such subview (its position
+delinearized over the subview and mapped to the source). Several lanes
+through partial rows may cross rows and are left alone.
+``fold-memref-alias-ops`` has no rule for gathers: without this the subview
+survives into later lowerings.
 """
 
 from __future__ import annotations
@@ -27,8 +20,7 @@ from iree.compiler.dialects import affine, arith, vector
 
 from ..authoring import pattern
 from .gather_to_load import delinearize, dim_sizes, linearize, splat
-from .ir_utils import DYNAMIC, gather_parts, operand_segments
-from .ir_utils import defining_op as _op
+from .ir_utils import DYNAMIC, defining_op, gather_parts, operand_segments
 
 
 def _subview_parts(sv):
@@ -78,7 +70,7 @@ def _whole_rows(sv, source, offsets, strides) -> bool:
 def fold_subview_into_gather(op, rewriter):
     op = op.operation
     base, indices, idx, mask, pass_thru = gather_parts(op)
-    sv = _op(base)
+    sv = defining_op(base)
     if sv is None or sv.name != "memref.subview":
         return rewriter.fail("the base is not a memref.subview")
     parts = _subview_parts(sv)

@@ -1,101 +1,19 @@
 """Patterns on ``scf.forall``: tiles that write into their ``shared_outs`` in place.
 
-Tiling into ``scf.forall`` leaves, per iteration, a tile computation whose
-result goes back into the loop's output with ``tensor.parallel_insert_slice``::
+Tiling leaves, per iteration, a tile computed into a fresh ``tensor.empty``
+and inserted into the loop's output with ``tensor.parallel_insert_slice``.
+Unless empty-tensor elimination catches it, bufferization gives that empty an
+allocation of its own (workgroup memory on GPUs) and copies it into the output.
 
-    %r = scf.forall (%i) ... shared_outs(%o = %init) -> (tensor<64x128xf32>) {
-      %e = tensor.empty() : tensor<16x128xf32>
-      %t = linalg.generic ... outs(%e : tensor<16x128xf32>)
-      scf.forall.in_parallel {
-        tensor.parallel_insert_slice %t into %o[%i, 0] [16, 128] [1, 1] ...
-      }
-    }
-
-The ``tensor.empty`` is a fresh destination: unless empty-tensor elimination
-catches it first, bufferization gives it an allocation of its own (workgroup
-memory on GPU: an SDXL VAE decoder for gfx942 needed 1 MiB of it, a whole row
-per tile) and then copies it into ``%o``.
-
-* ``reuse_shared_out_for_empty``: the empty becomes
-  ``tensor.extract_slice %o[...]`` with exactly the offsets, sizes and strides
-  of the ``parallel_insert_slice`` (its operands and static arrays; the
-  slice has the empty's type: the inserted type, rank reduction included, or
-  the unreduced type before a unit-dim collapse), so the tile is computed in
-  place in ``%o``'s buffer.
-
-Why it keeps the meaning. In value semantics the rewrite only changes the
-*contents* of the destination of the first op of the chain, never its shape.
-That op does not read its destination (checked), so its result, and
-everything computed from it, is the same.
-
-Why it is worth doing, and when it could backfire. What changes is what
-bufferization may do: the tile's buffer becomes a subview of the shared
-output. That is only a win, and only obviously race-free across the
-parallel iterations, when nothing else in the loop reads that output.
-Bufferization must then keep value semantics with copies, and its view of
-reads by other iterations of a parallel loop is the weak spot. So the pattern
-rewrites only when all of these hold, and otherwise leaves the IR alone
-(each reason is reported to ``--debug-patterns``):
-
-1. The empty sits directly in the body of an ``scf.forall`` and has exactly one
-   use: a destination (``outs``) operand of a linalg op with a payload
-   (``linalg.generic``, named ops such as ``fill``/``matmul``/``copy``,
-   ``map``/``transpose``/``broadcast``/``reduce``). Other ops (linalg ops
-   without a payload such as ``softmax``/``pack``, ``iree_linalg_ext`` ops,
-   ``tensor.pack``) are left alone: nothing here says which operand their result
-   is tied to or whether they read it. An empty used twice (by another op, or
-   as an input too) is left alone.
-2. That op does not read the destination: the payload's block argument of
-   that ``outs`` operand is unused, and its indexing map (where it has one)
-   writes every element (each result a distinct loop: a map like
-   ``(d0) -> (d0, 0)`` leaves the rest holding the destination's contents). (A read of a ``tensor.empty`` reads
-   unspecified values, so the slice's old contents would be a legal
-   refinement. It is refused anyway: such IR already computes garbage, and
-   turning it into plausible numbers would hide that bug from a differential
-   test, while tiling itself never produces it: an accumulation reads a
-   ``linalg.fill``, not an empty. The fill's own empty is rewritten, through
-   the chain below.)
-3. The tied result (result *k* for destination *k*; on a multi-result op the
-   other results do not count) reaches a ``parallel_insert_slice`` through a
-   chain of single uses, each a destination of the next linalg op (``fill``
-   then ``matmul``, say), its tied result going on; last in the chain may be
-   a ``tensor.collapse_shape`` that only drops static unit dims, inserted
-   directly (IREE's unit-dim folding puts one before a rank-reducing
-   insertion: a 38x1 tile inserted as 38 elements). A result with any other
-   use escapes the tile (so does a collapse merging real dims, or one not
-   inserted directly), and an empty whose tied result is not the one that is
-   inserted has nothing to reuse: all are left alone.
-4. That ``parallel_insert_slice`` is in the terminator of the same
-   ``scf.forall`` and inserts into one of its ``shared_outs``.
-5. The empty's type equals the inserted type, or (after a unit-dim collapse)
-   its shape is the insertion's sizes, static where they are static; and its
-   dynamic sizes equal the dynamic sizes of the insertion (the same SSA
-   values, or constants of the same value), one for one. The slice then has
-   the empty's type, unreduced.
-6. The shared output is not read anywhere else in the loop: its block
-   argument's only uses are destinations of ``parallel_insert_slice``s and
-   ``extract_slice``s that are themselves such write-only tiles (a destination
-   not read, its chain inserted back into the same block argument at exactly
-   the same offsets, sizes and strides: what this pattern produces, so several
-   tiles of one output are each rewritten). Anything else (another slice read
-   by some op, a ``tensor.dim``, a slice at other offsets) could see the tile's
-   in-place writes under bufferization, or force a copy of the output.
-7. The value the shared output starts from (the ``scf.forall``'s operand) is
-   not used inside the loop and is not the initial value of another shared
-   output: with the output bufferized in place, those would read or write the
-   same buffer.
-8. The insertion's offsets, sizes and strides are available where the slice
-   goes: at the empty, or else just before the op using it; when they are
-   defined later in the body, the IR is left alone.
-
-The verifiers already guarantee part of 4 and 5 (a ``parallel_insert_slice``
-may only insert into a ``shared_outs`` block argument of its loop; a linalg
-result has its destination's type); they are checked anyway, cheaply.
-
-In IREE 3.13, run the pass after dispatch creation (``opt-py compile --inject
-executable-sources:forall-reuse-shared-outs``): dispatch creation turns a
-destination that is never read back into a ``tensor.empty``, undoing a
-rewrite made on the input program (test/passes/test_forall_reuse_shared_outs.py).
+``reuse_shared_out_for_empty`` makes the empty ``tensor.extract_slice`` of the
+shared output with exactly the insertion's offsets, sizes and strides, so the
+tile is computed in place. It only changes the *contents* of the destination
+of the first op of the chain, which does not read it, so every value computed
+from it is the same. It rewrites only when the change is also obviously
+race-free under bufferization: the empty's chain of single uses reaches the
+insertion, and nothing else in the loop reads that output or its initial
+value; each reason it refuses is reported to ``--debug-patterns``, and
+docs/passes/forall-reuse-shared-outs.md gives every condition and its why.
 """
 
 from __future__ import annotations
@@ -103,8 +21,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..authoring import pattern
-from .ir_utils import DYNAMIC, constant_int, operand_segments, same_mixed
-from .ir_utils import defining_op as _op
+from .ir_utils import DYNAMIC, constant_int, defining_op, operand_segments, same_mixed
 from .ir_utils import uses as _uses
 
 # Linalg ops with a payload but no operandSegmentSizes: their destinations are
@@ -340,7 +257,7 @@ def _shared_out_problem(arg, init, forall):
 
 def _available_before(value, op, forall) -> bool:
     """Whether ``value`` (used in ``forall``'s terminator) is defined before ``op`` in the body."""
-    d = _op(value)
+    d = defining_op(value)
     if d is None or d.parent != forall:
         return True  # a block argument, or defined outside the loop
     return d.is_before_in_block(op)

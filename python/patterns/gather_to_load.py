@@ -1,30 +1,16 @@
-"""Patterns on ``vector.gather`` over memrefs: contiguous gathers, and subviews.
+"""Contiguous ``vector.gather`` over memrefs becomes ``vector.load`` / ``vector.maskedload``.
 
-``vector.gather %base[%o0, ..., %ok] [%idx], %mask, %pass`` reads, for each
-lane, the element ``idx[lane]`` places after ``base[%o0, ..., %ok]`` in the
-base's row-major logical order (where the mask is set; ``pass`` elsewhere).
-For a rank-1 base that is ``base[%o0 + idx]``; for a higher rank, a lane may
-run past the end of a row into the next one. This is how IREE 3.13 lowers
-gathers and what its vectorizer relies on: it emits, for a read out of a
-slice, an index ``row * row_length + col`` over a strided subview (the
-runtime decides; see test/passes/test_gather_to_load.py). Everything below keeps that
-meaning.
-
-* ``gather_to_load``: when ``idx`` is contiguous, ``[k, k+1, ..., k+n-1]``
-  (``vector.step``, a constant range, ``step + broadcast`` in either order and
-  through ``arith.addi`` chains, ``shape_cast``/``broadcast`` to ``[1, ..., n]``,
-  any single-lane vector), the gather reads n consecutive elements. It becomes a
-  ``vector.load`` (all-true mask: a splat ``true`` or a covering
-  ``vector.constant_mask``) or a ``vector.maskedload`` with the pass-through:
-  at ``%o0 + k`` for a rank-1 base; at the delinearized position for a
-  single lane; on a 1-D ``memref.collapse_shape`` of the base at the linear
-  position when the base is row-major contiguous (any offset). A 2-D gather
-  repeating one contiguous row loads it once and broadcasts. Left alone:
-  tensor bases, non-unit innermost strides, non-contiguous indices, and
-  several lanes over a non-contiguous multi-dimensional base (they may cross
-  rows). Upstream canonicalization handles only ``[0, ..., n-1]``.
-
-The subview fold is its own pass (fold_subview_into_gather.py).
+``vector.gather %base[%o0, ..., %ok] [%idx], %mask, %pass`` reads, per lane,
+the element ``idx[lane]`` places after ``base[%o0, ..., %ok]`` in the base's
+row-major logical order, a lane possibly running past the end of a row: that
+is how IREE 3.13 lowers gathers and what its vectorizer relies on, and every
+rewrite here keeps that meaning. ``gather_to_load``: when ``idx`` is provably
+``[k, ..., k+n-1]`` (``contiguous_start``), the gather reads n consecutive
+elements; it loads them at ``%o0 + k`` (rank 1), at the delinearized position
+(one lane), or through a 1-D ``memref.collapse_shape`` of a row-major
+contiguous base. Several lanes over a non-contiguous base may cross rows and
+are left alone. The helpers that delinearize and splat are shared with
+``fold_subview_into_gather``; docs/passes/gather-to-load.md lists every form.
 """
 
 from __future__ import annotations
@@ -33,8 +19,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, memref, vector
 
 from ..authoring import pattern
-from .ir_utils import DYNAMIC, gather_parts, index_constant
-from .ir_utils import defining_op as _op
+from .ir_utils import DYNAMIC, defining_op, gather_parts, index_constant
 
 # --------------------------------------------------------------------------
 # Recognizing index vectors
@@ -46,7 +31,7 @@ def _uniform(value):
 
     A term is an ``int`` or a scalar index ``Value``; the lanes equal their sum.
     """
-    op = _op(value)
+    op = defining_op(value)
     if op is None:
         return None
     if op.name == "vector.broadcast":
@@ -85,7 +70,7 @@ def contiguous_start(value):
         return None
     if _elements(vt) == 1:
         return [("lane0", value)]  # one lane: contiguous whatever it holds
-    op = _op(value)
+    op = defining_op(value)
     if op is None:
         return None
     if op.name == "vector.step":
@@ -119,7 +104,7 @@ def row_broadcast_start(value):
     vt = value.type
     if not isinstance(vt, ir.VectorType) or vt.rank != 2:
         return None
-    op = _op(value)
+    op = defining_op(value)
     if op is None or op.name != "vector.broadcast":
         return None
     src = op.operands[0]
@@ -129,7 +114,7 @@ def row_broadcast_start(value):
 
 
 def all_true(mask) -> bool:
-    op = _op(mask)
+    op = defining_op(mask)
     if op is None:
         return False
     if op.name == "arith.constant":

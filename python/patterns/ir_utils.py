@@ -9,10 +9,14 @@ from iree.compiler import ir
 DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
 
 
+def operation(x):
+    """The ``ir.Operation`` of an op view (or the operation itself)."""
+    return x.operation if hasattr(x, "operation") else x
+
+
 def defining_op(value):
     """The operation defining ``value``, or None for a block argument."""
-    owner = value.owner
-    op = getattr(owner, "operation", owner)
+    op = operation(value.owner)
     return op if isinstance(op, ir.Operation) else None
 
 
@@ -47,11 +51,6 @@ def defined_before(value, op) -> bool:
             return d.is_before_in_block(a)
         a = a.parent
     return False
-
-
-def operation(x):
-    """The ``ir.Operation`` of an op view (or the operation itself)."""
-    return x.operation if hasattr(x, "operation") else x
 
 
 def has_uses(value) -> bool:

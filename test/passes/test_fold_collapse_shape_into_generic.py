@@ -14,9 +14,13 @@
    (see ``test_grouped_conv_input_gradient_*``).
 3. The expand mirror against IREE's C++ ``iree-dispatch-creation-sink-reshapes``
    (upstream ``FoldWithProducerReshapeOpByCollapsing``), by numbers.
+4. The planner alone (which loop groups merge, the collapsed nest), on loop
+   nests written as data, without IR.
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -24,6 +28,12 @@ from opt_py import run_pipeline
 from opt_py.cases import fold_collapse_shape_into_generic as cg
 from opt_py.iree import e2e
 from opt_py.iree.phases import Injection, compile_with_injections
+from opt_py.patterns.fold_collapse_shape_into_generic_plan import (
+    DYNAMIC,
+    CollapsePlan,
+    choose_groups,
+    collapsed_shape,
+)
 
 PASS = cg.PASS
 CPU = e2e.TARGETS["cpu"]
@@ -343,3 +353,77 @@ def test_expand_mirror_agrees_with_iree_sink_reshapes(tmp_path):
     assert not bad, "\n\n".join(bad)
     # The figures the doc gives (tools/bench_collapse_generic.py prints them).
     assert (counts["both"], len(counts["only opt-py"]), len(counts["only C++"])) == (10, 1, 0), counts
+
+
+# --------------------------------------------------------------------------
+# 4. The planner alone
+# --------------------------------------------------------------------------
+
+
+def _nest(maps, iterators):
+    return SimpleNamespace(maps=maps, iterators=iterators, n_loops=len(iterators))
+
+
+P, R = "parallel", "reduction"
+
+
+def test_plan_merges_a_group_every_map_preserves():
+    # ins (d0, d1, d2), (d1, d2), (d0); out (d0, d1, d2); collapse the out's [[0], [1, 2]]
+    g = _nest([[0, 1, 2], [1, 2], [0], [0, 1, 2]], [P, P, P])
+    chosen, kept, why = choose_groups(g, 3, [[0], [1, 2]], partial=True)
+    assert (chosen, kept, why) == ([[1, 2]], [], None)
+    plan = CollapsePlan(g, chosen)
+    assert plan.n_new == 2 and plan.loop_map == {0: 0, 1: 1, 2: 1}
+    assert plan.new_maps == [[0, 1], [1], [0], [0, 1]]
+    assert plan.reassoc == [[[0], [1, 2]], [[0, 1]], [[0]], [[0], [1, 2]]]
+    assert [plan.trivial(k) for k in range(4)] == [False, False, True, False]
+    # linalg.index 2 (inner) needs its own extent; linalg.index 1 (outer) the inner one's
+    assert plan.needed_extents([2]) == {2} and plan.needed_extents([1]) == {2} and plan.needed_extents([0]) == set()
+
+
+def test_plan_takes_the_group_in_map_order():
+    # a transposed output (d1, d0): the group is (d1, d0), d1 leads the new loop
+    g = _nest([[1, 0], [1, 0]], [P, P])
+    chosen, _, why = choose_groups(g, 1, [[0, 1]], partial=True)
+    assert why is None and chosen == [[1, 0]]
+    plan = CollapsePlan(g, chosen)
+    assert plan.new_of == {1: 0} and plan.new_maps == [[0], [0]] and plan.needed_extents([1]) == {0}
+
+
+@pytest.mark.parametrize(
+    "maps,iterators,why",
+    [
+        ([[1, 0], [0, 1]], [P, P], "loops [0, 1] are not preserved (contiguous, same order) in the map of operand #0"),
+        (
+            [[0, 2, 1], [0, 1]],
+            [P, P, R],
+            "loops [0, 1] are not preserved (contiguous, same order) in the map of operand #0",
+        ),
+        ([[0], [0, 1]], [P, P], "loops [0, 1] are not preserved (contiguous, same order) in the map of operand #0"),
+        ([[0, 1], [0, 1]], [P, R], "loops [0, 1] mix iterator types ['parallel', 'reduction']"),
+    ],
+    ids=["permuted", "interleaved", "partly-present", "mixed-iterators"],
+)
+def test_plan_refuses_a_group_a_map_breaks(maps, iterators, why):
+    assert choose_groups(_nest(maps, iterators), 1, [[0, 1]], partial=True) == (None, None, why)
+
+
+def test_plan_refuses_reductions_out_of_order():
+    # the input reads (d0, d2, d1) with d1, d2 reductions: the group (d2, d1) would reverse the sum's order
+    g = _nest([[0, 2, 1], [0]], [P, R, R])
+    assert choose_groups(g, 0, [[0], [1, 2]], partial=True)[2] == (
+        "reduction loops [2, 1] are not consecutive loops in increasing order"
+    )
+
+
+def test_plan_partial_folds_only_when_allowed():
+    # [[0, 1], [2, 3]] where (d2, d3) is broken by the second input's (d3)
+    g = _nest([[0, 1, 2, 3], [0, 1, 3], [0, 1, 2, 3]], [P, P, P, P])
+    assert choose_groups(g, 2, [[0, 1], [2, 3]], partial=True)[:2] == ([[0, 1]], [[2, 3]])
+    chosen, kept, why = choose_groups(g, 2, [[0, 1], [2, 3]], partial=False)
+    assert chosen is None and kept is None and why.startswith("only some groups qualify and partial folds are off")
+    assert choose_groups(g, 2, [[0], [1], [2], [3]], partial=True)[2] == "no group of two or more dims to fold"
+
+
+def test_collapsed_shape_is_dynamic_when_a_member_is():
+    assert collapsed_shape([2, 3, DYNAMIC, 5], [[0, 1], [2, 3]]) == [6, DYNAMIC]

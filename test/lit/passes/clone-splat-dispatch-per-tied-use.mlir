@@ -293,8 +293,8 @@ util.func public @no_fold_single_use(%u: tensor<?xf32>, %n: index) -> tensor<?xf
 // CHECK-LABEL: util.func public @no_fold_no_tied_use
 // CHECK-NOT: tied_use
 // CHECK: %[[Z:.*]] = flow.dispatch @fill::@fill[%arg1](%arg1)
-// CHECK: flow.dispatch @scat::@scat[%arg1](%arg0, %[[Z]], %arg1) {{.*}} -> tensor<?xf32>{%arg1}
-// CHECK: util.return %{{.*}}, %[[Z]]
+// CHECK: %[[S:.*]] = flow.dispatch @scat::@scat[%arg1](%arg0, %[[Z]], %arg1) {{.*}} -> tensor<?xf32>{%arg1}
+// CHECK: util.return %[[S]], %[[Z]]
 flow.executable private @fill {
   flow.executable.export public @fill workgroups(%arg0: index) -> (index, index, index) {
     %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg0)

@@ -51,8 +51,8 @@ util.func public @written_and_returned(%x: tensor<?x2xf32>, %u: tensor<3xf32>, %
 // CHECK: %[[V:.*]] = flow.dispatch @plus::@plus
 // CHECK: %[[R:.*]] = flow.tensor.reshape %[[V]]
 // CHECK: %[[C:.*]] = flow.dispatch @__copy_tied_operand_0::@__copy_tied_operand_0(%[[R]]) : (tensor<5x2xf32>) -> tensor<5x2xf32>
-// CHECK: flow.dispatch @scat::@scat(%arg1, %[[C]]) {{.*}} -> %[[C]]
-// CHECK: util.return %{{.*}}, %[[R]]
+// CHECK: %[[S:.*]] = flow.dispatch @scat::@scat(%arg1, %[[C]]) {{.*}} -> %[[C]]
+// CHECK: util.return %[[S]], %[[R]]
 flow.executable private @plus {
   flow.executable.export public @plus workgroups() -> (index, index, index) {
     %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
@@ -89,8 +89,9 @@ util.func public @through_a_reshape(%x: tensor<10xf32>, %u: tensor<3xf32>) -> (t
 // its buffer view has another; the writer gets a copy.
 // CHECK-LABEL: util.func public @argument_returned
 // CHECK: %[[I:.*]] = hal.tensor.import %arg0
+// CHECK: %[[U:.*]] = hal.tensor.import %arg1
 // CHECK: %[[C:.*]] = flow.dispatch @__copy_tied_operand_0::@__copy_tied_operand_0(%[[I]])
-// CHECK: %[[S:.*]] = flow.dispatch @scat::@scat(%{{.*}}, %[[C]]) {{.*}} -> %[[C]]
+// CHECK: %[[S:.*]] = flow.dispatch @scat::@scat(%[[U]], %[[C]]) {{.*}} -> %[[C]]
 // CHECK: util.return %arg0,
 flow.executable private @scat {
   flow.executable.export public @scat workgroups() -> (index, index, index) {
@@ -115,9 +116,12 @@ util.func public @argument_returned(%arg0: !hal.buffer_view, %arg1: !hal.buffer_
 
 // Negative: the written value has no other use (an imported argument whose
 // buffer view is not returned: stock writes it in place, and so does this).
-// CHECK-LABEL: util.func public @single_use
+// CHECK-LABEL: util.func public @no_copy_single_use
 // CHECK-NOT: __copy_tied_operand
-// CHECK: flow.dispatch @scat::@scat(%{{.*}}, %[[X:.*]]) {{.*}} -> %[[X]]
+// CHECK: %[[X:.*]] = hal.tensor.import %arg0
+// CHECK: %[[U:.*]] = hal.tensor.import %arg1
+// CHECK-NOT: __copy_tied_operand
+// CHECK: flow.dispatch @scat::@scat(%[[U]], %[[X]]) {{.*}} -> %[[X]]
 flow.executable private @scat {
   flow.executable.export public @scat workgroups() -> (index, index, index) {
     %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
@@ -129,7 +133,7 @@ flow.executable private @scat {
     }
   }
 }
-util.func public @single_use(%arg0: !hal.buffer_view, %arg1: !hal.buffer_view) -> !hal.buffer_view {
+util.func public @no_copy_single_use(%arg0: !hal.buffer_view, %arg1: !hal.buffer_view) -> !hal.buffer_view {
   %x = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<5xi32>
   %u = hal.tensor.import %arg1 "input1" : !hal.buffer_view -> tensor<1xi32>
   %s = flow.dispatch @scat::@scat(%u, %x) : (tensor<1xi32>, tensor<5xi32>) -> %x
@@ -140,7 +144,7 @@ util.func public @single_use(%arg0: !hal.buffer_view, %arg1: !hal.buffer_view) -
 // -----
 
 // Negative: the operand is shared but not written in place (no tied operand).
-// CHECK-LABEL: util.func public @read_only
+// CHECK-LABEL: util.func public @no_copy_read_only
 // CHECK-NOT: __copy_tied_operand
 flow.executable private @rd {
   flow.executable.export public @rd workgroups() -> (index, index, index) {
@@ -153,7 +157,7 @@ flow.executable private @rd {
     }
   }
 }
-util.func public @read_only(%x: tensor<5xi32>) -> (tensor<5xi32>, tensor<5xi32>) {
+util.func public @no_copy_read_only(%x: tensor<5xi32>) -> (tensor<5xi32>, tensor<5xi32>) {
   %v = flow.dispatch @rd::@rd(%x) : (tensor<5xi32>) -> tensor<5xi32>
   %s = flow.dispatch @rd::@rd(%v) : (tensor<5xi32>) -> tensor<5xi32>
   util.return %s, %v : tensor<5xi32>, tensor<5xi32>
@@ -163,7 +167,7 @@ util.func public @read_only(%x: tensor<5xi32>) -> (tensor<5xi32>, tensor<5xi32>)
 
 // Negative: the shared value is a block argument (its other uses, in callers,
 // are not visible here).
-// CHECK-LABEL: util.func private @block_argument
+// CHECK-LABEL: util.func private @no_copy_block_argument
 // CHECK-NOT: __copy_tied_operand
 flow.executable private @scat {
   flow.executable.export public @scat workgroups() -> (index, index, index) {
@@ -176,7 +180,7 @@ flow.executable private @scat {
     }
   }
 }
-util.func private @block_argument(%x: tensor<5xi32>, %u: tensor<1xi32>) -> (tensor<5xi32>, tensor<5xi32>) {
+util.func private @no_copy_block_argument(%x: tensor<5xi32>, %u: tensor<1xi32>) -> (tensor<5xi32>, tensor<5xi32>) {
   %s = flow.dispatch @scat::@scat(%u, %x) : (tensor<1xi32>, tensor<5xi32>) -> %x
   util.return %x, %s : tensor<5xi32>, tensor<5xi32>
 }
@@ -184,7 +188,7 @@ util.func private @block_argument(%x: tensor<5xi32>, %u: tensor<1xi32>) -> (tens
 // -----
 
 // Negative: an element type the copy does not handle (complex).
-// CHECK-LABEL: util.func public @complex_elements
+// CHECK-LABEL: util.func public @no_copy_complex_elements
 // CHECK-NOT: __copy_tied_operand
 flow.executable private @mk {
   flow.executable.export public @mk workgroups() -> (index, index, index) {
@@ -208,7 +212,7 @@ flow.executable private @scat {
     }
   }
 }
-util.func public @complex_elements() -> (tensor<5xcomplex<f32>>, tensor<5xcomplex<f32>>) {
+util.func public @no_copy_complex_elements() -> (tensor<5xcomplex<f32>>, tensor<5xcomplex<f32>>) {
   %v = flow.dispatch @mk::@mk() : () -> tensor<5xcomplex<f32>>
   %s = flow.dispatch @scat::@scat(%v) : (tensor<5xcomplex<f32>>) -> %v
   util.return %s, %v : tensor<5xcomplex<f32>>, tensor<5xcomplex<f32>>
@@ -217,7 +221,7 @@ util.func public @complex_elements() -> (tensor<5xcomplex<f32>>, tensor<5xcomple
 // -----
 
 // Negative: a tensor with an encoding.
-// CHECK-LABEL: util.func public @encoded
+// CHECK-LABEL: util.func public @no_copy_encoded
 // CHECK-NOT: __copy_tied_operand
 #enc = #iree_encoding.testing<>
 flow.executable private @mk {
@@ -242,7 +246,7 @@ flow.executable private @scat {
     }
   }
 }
-util.func public @encoded() -> (tensor<5xf32, #enc>, tensor<5xf32, #enc>) {
+util.func public @no_copy_encoded() -> (tensor<5xf32, #enc>, tensor<5xf32, #enc>) {
   %v = flow.dispatch @mk::@mk() : () -> tensor<5xf32, #enc>
   %s = flow.dispatch @scat::@scat(%v) : (tensor<5xf32, #enc>) -> %v
   util.return %s, %v : tensor<5xf32, #enc>, tensor<5xf32, #enc>
@@ -251,9 +255,9 @@ util.func public @encoded() -> (tensor<5xf32, #enc>, tensor<5xf32, #enc>) {
 // -----
 
 // Negative: other in-place writers (flow.tensor.update) are left alone.
-// CHECK-LABEL: util.func public @update_target
+// CHECK-LABEL: util.func public @no_copy_update_target
 // CHECK-NOT: __copy_tied_operand
-util.func public @update_target(%f: f32, %u: tensor<1xf32>, %i: index) -> (tensor<5xf32>, tensor<5xf32>) {
+util.func public @no_copy_update_target(%f: f32, %u: tensor<1xf32>, %i: index) -> (tensor<5xf32>, tensor<5xf32>) {
   %v = flow.tensor.splat %f : tensor<5xf32>
   %s = flow.tensor.update %u, %v[%i] : tensor<1xf32> -> %v as tensor<5xf32>
   util.return %s, %v : tensor<5xf32>, tensor<5xf32>
@@ -264,11 +268,11 @@ util.func public @update_target(%f: f32, %u: tensor<1xf32>, %i: index) -> (tenso
 // Negative: a splat written in place by two dispatches and also returned. Stream
 // gives each in-place use a splat of its own (copy-on-write's clone of a splat
 // becomes a second splat, which no CSE merges), so stock is right: no copy.
-// CHECK-LABEL: util.func public @splat_written_twice
+// CHECK-LABEL: util.func public @no_copy_splat_written_twice
 // CHECK-NOT: __copy_tied_operand
 // CHECK: %[[V:.*]] = flow.tensor.splat
-// CHECK: flow.dispatch @scat::@scat(%{{.*}}, %[[V]]) {{.*}} -> %[[V]]
-// CHECK: flow.dispatch @scat::@scat(%{{.*}}, %[[V]]) {{.*}} -> %[[V]]
+// CHECK: flow.dispatch @scat::@scat(%arg0, %[[V]]) {{.*}} -> %[[V]]
+// CHECK: flow.dispatch @scat::@scat(%arg1, %[[V]]) {{.*}} -> %[[V]]
 flow.executable private @scat {
   flow.executable.export public @scat workgroups() -> (index, index, index) {
     %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
@@ -280,7 +284,7 @@ flow.executable private @scat {
     }
   }
 }
-util.func public @splat_written_twice(%u: tensor<1xi32>, %w: tensor<1xi32>) -> (tensor<5xi32>, tensor<5xi32>, tensor<5xi32>) {
+util.func public @no_copy_splat_written_twice(%u: tensor<1xi32>, %w: tensor<1xi32>) -> (tensor<5xi32>, tensor<5xi32>, tensor<5xi32>) {
   %c7 = arith.constant 7 : i32
   %v = flow.tensor.splat %c7 : tensor<5xi32>
   %s = flow.dispatch @scat::@scat(%u, %v) : (tensor<1xi32>, tensor<5xi32>) -> %v
@@ -292,10 +296,14 @@ util.func public @splat_written_twice(%u: tensor<1xi32>, %w: tensor<1xi32>) -> (
 
 // Negative: a dynamic argument whose buffer view is only asked for its shape
 // (hal.buffer_view.dim) besides the import: its contents are seen by the
-// writer alone, as in @single_use.
-// CHECK-LABEL: util.func public @dims_queried
+// writer alone, as in @no_copy_single_use.
+// CHECK-LABEL: util.func public @no_copy_dims_queried
 // CHECK-NOT: __copy_tied_operand
-// CHECK: flow.dispatch @scatd::@scatd[%{{.*}}](%{{.*}}, %[[X:[^,]*]], %{{.*}}) {{.*}} -> %[[X]]
+// CHECK: %[[N:.*]] = hal.buffer_view.dim<%arg0 : !hal.buffer_view>[0] : index
+// CHECK: %[[X:.*]] = hal.tensor.import %arg0
+// CHECK: %[[U:.*]] = hal.tensor.import %arg1
+// CHECK-NOT: __copy_tied_operand
+// CHECK: flow.dispatch @scatd::@scatd[%[[N]]](%[[U]], %[[X]], %[[N]]) {{.*}} -> %[[X]]
 flow.executable private @scatd {
   flow.executable.export public @scatd workgroups(%arg0: index) -> (index, index, index) {
     %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg0)
@@ -307,7 +315,7 @@ flow.executable private @scatd {
     }
   }
 }
-util.func public @dims_queried(%arg0: !hal.buffer_view, %arg1: !hal.buffer_view) -> !hal.buffer_view {
+util.func public @no_copy_dims_queried(%arg0: !hal.buffer_view, %arg1: !hal.buffer_view) -> !hal.buffer_view {
   %n = hal.buffer_view.dim<%arg0 : !hal.buffer_view>[0] : index
   %x = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<?xi32>{%n}
   %u = hal.tensor.import %arg1 "input1" : !hal.buffer_view -> tensor<1xi32>

@@ -8,9 +8,10 @@
 // CHECK-DAG: #[[$S2:.*]] = affine_map<(d0) -> (d0 * 2 + 4)>
 // CHECK-LABEL: func.func @rank1_strided
 // CHECK-NOT: memref.subview
+// CHECK: %[[IDX:.*]] = arith.constant dense<[3, 1, 2, 0]> : vector<4xindex>
 // CHECK: %[[O:.*]] = affine.apply #[[$S2]](%arg1)
 // CHECK: %[[F:.*]] = arith.constant dense<2> : vector<4xindex>
-// CHECK: %[[X:.*]] = arith.muli %{{.*}}, %[[F]] : vector<4xindex>
+// CHECK: %[[X:.*]] = arith.muli %[[IDX]], %[[F]] : vector<4xindex>
 // CHECK: vector.gather %arg0[%[[O]]] [%[[X]]]
 // PIPE-LABEL: func.func @rank1_strided
 // PIPE-NOT: memref.subview
@@ -29,8 +30,9 @@ func.func @rank1_strided(%base: memref<64xf32>, %j: index) -> vector<4xf32> {
 // A rank-1 subview with a dynamic offset.
 // CHECK-DAG: #[[$DYN:.*]] = affine_map<(d0)[s0] -> (d0 + s0)>
 // CHECK-LABEL: func.func @rank1_dynamic_offset
+// CHECK: %[[IDX:.*]] = arith.addi
 // CHECK: %[[O:.*]] = affine.apply #[[$DYN]](%arg2)[%arg1]
-// CHECK: vector.gather %arg0[%[[O]]] [%{{.*}}]
+// CHECK: vector.gather %arg0[%[[O]]] [%[[IDX]]]
 // PIPE-LABEL: func.func @rank1_dynamic_offset
 // PIPE-NOT: memref.subview
 // PIPE-NOT: vector.gather
@@ -50,8 +52,9 @@ func.func @rank1_dynamic_offset(%base: memref<128xf32>, %o: index, %j: index, %k
 
 // A subview of whole rows: only the outer offset moves.
 // CHECK-LABEL: func.func @whole_rows
+// CHECK: %[[STEP:.*]] = vector.step : vector<8xindex>
 // CHECK: %[[R:.*]] = affine.apply #{{.*}}(%arg2)[%arg1]
-// CHECK: vector.gather %arg0[%[[R]], %arg3] [%{{.*}}], {{.*}} : memref<64x32xf32>
+// CHECK: vector.gather %arg0[%[[R]], %arg3] [%[[STEP]]], {{.*}} : memref<64x32xf32>
 // PIPE-LABEL: func.func @whole_rows
 // PIPE-NOT: memref.subview
 // PIPE-NOT: vector.gather
@@ -73,8 +76,10 @@ func.func @whole_rows(%base: memref<64x32xf32>, %o: index, %i: index, %j: index)
 // CHECK-DAG: #[[$C8:.*]] = affine_map<(d0) -> (d0 + 8)>
 // CHECK-LABEL: func.func @single_lane_partial_rows
 // CHECK: %[[C24:.*]] = arith.constant 24 : index
-// CHECK: %[[COL:.*]] = arith.remui %{{.*}}, %[[C24]] : index
-// CHECK: %[[ROW:.*]] = arith.divui %{{.*}}, %[[C24]] : index
+// CHECK: %[[LANE:.*]] = vector.extract %arg1[0, 0] : index from vector<1x1xindex>
+// CHECK: %[[POS:.*]] = arith.addi %{{.*}}, %[[LANE]] : index
+// CHECK: %[[COL:.*]] = arith.remui %[[POS]], %[[C24]] : index
+// CHECK: %[[ROW:.*]] = arith.divui %[[POS]], %[[C24]] : index
 // CHECK: %[[R:.*]] = affine.apply #[[$R16]](%[[ROW]])
 // CHECK: %[[C:.*]] = affine.apply #[[$C8]](%[[COL]])
 // CHECK: %[[Z:.*]] = arith.constant dense<0> : vector<1x1xindex>
@@ -139,10 +144,10 @@ func.func @no_fold_dynamic_stride(%base: memref<64xf32>, %st: index, %j: index) 
 
 // Negative: a rank-1 strided subview with an i32 index vector. Scaling the
 // lanes by the stride in i32 could wrap where the original access does not.
-// CHECK-LABEL: func.func @rank1_strided_i32
-// CHECK: memref.subview
-// CHECK: vector.gather %{{.*}} : memref<16xf32, strided<[2], offset: 4>>, vector<4xi32>
-func.func @rank1_strided_i32(%base: memref<64xf32>, %j: index, %idx: vector<4xi32>) -> vector<4xf32> {
+// CHECK-LABEL: func.func @no_fold_rank1_strided_i32
+// CHECK: %[[S:.*]] = memref.subview
+// CHECK: vector.gather %[[S]][%arg1] [%arg2], {{.*}} : memref<16xf32, strided<[2], offset: 4>>, vector<4xi32>
+func.func @no_fold_rank1_strided_i32(%base: memref<64xf32>, %j: index, %idx: vector<4xi32>) -> vector<4xf32> {
   %s = memref.subview %base[4] [16] [2] : memref<64xf32> to memref<16xf32, strided<[2], offset: 4>>
   %m = arith.constant dense<true> : vector<4xi1>
   %p = arith.constant dense<0.0> : vector<4xf32>

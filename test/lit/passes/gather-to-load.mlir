@@ -4,7 +4,8 @@
 // at the linear position.
 // CHECK-LABEL: func.func @step_plus_broadcast
 // CHECK-SAME: (%[[B:.*]]: memref<?x?xf32>, %[[I:.*]]: index, %[[J:.*]]: index, %[[K:.*]]: index)
-// CHECK: %[[D1:.*]] = memref.dim %[[B]], %{{.*}} : memref<?x?xf32>
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: %[[D1:.*]] = memref.dim %[[B]], %[[ONE]] : memref<?x?xf32>
 // CHECK: %[[F:.*]] = memref.collapse_shape %[[B]] {{\[}}[0, 1]] : memref<?x?xf32> into memref<?xf32>
 // CHECK: %[[R:.*]] = arith.muli %[[I]], %[[D1]] : index
 // CHECK: %[[LIN:.*]] = arith.addi %[[R]], %[[J]] : index
@@ -82,8 +83,13 @@ func.func @partial_constant_mask(%base: memref<64xf16>, %j: index, %p: vector<8x
 
 // 2-D: one contiguous row broadcast to every row reads the same row: one load.
 // CHECK-LABEL: func.func @rows_broadcast
+// CHECK-SAME: (%{{.+}}: memref<4x64xf32>, %[[I:[a-z0-9_]+]]: index, %[[J:[a-z0-9_]+]]: index, %[[K:[a-z0-9_]+]]: index)
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
 // CHECK: %[[F:.*]] = memref.collapse_shape %arg0 {{\[}}[0, 1]] : memref<4x64xf32> into memref<256xf32>
-// CHECK: %[[L:.*]] = vector.load %[[F]][%{{.*}}] : memref<256xf32>, vector<8xf32>
+// CHECK: %[[R:.*]] = arith.muli %[[I]], %[[C64]] : index
+// CHECK: %[[LIN:.*]] = arith.addi %[[R]], %[[J]] : index
+// CHECK: %[[AT:.*]] = arith.addi %[[LIN]], %[[K]] : index
+// CHECK: %[[L:.*]] = vector.load %[[F]][%[[AT]]] : memref<256xf32>, vector<8xf32>
 // CHECK: vector.broadcast %[[L]] : vector<8xf32> to vector<3x8xf32>
 func.func @rows_broadcast(%base: memref<4x64xf32>, %i: index, %j: index, %k: index) -> vector<3x8xf32> {
   %step = vector.step : vector<8xindex>
@@ -231,8 +237,9 @@ func.func @single_lane_strided(%base: memref<8x16xf32, strided<[32, 1], offset: 
 // of one-element vectors.
 // CHECK-LABEL: func.func @iree_row_like
 // CHECK: %[[F:.*]] = memref.collapse_shape %arg0
-// CHECK: vector.extract %arg1[0] : index from vector<1xindex>
-// CHECK: %[[L:.*]] = vector.load %[[F]][%{{.*}}] : memref<2048xf32>, vector<8xf32>
+// CHECK: %[[LANE:.*]] = vector.extract %arg1[0] : index from vector<1xindex>
+// CHECK: %[[AT:.*]] = arith.addi %{{.+}}, %[[LANE]] : index
+// CHECK: %[[L:.*]] = vector.load %[[F]][%[[AT]]] : memref<2048xf32>, vector<8xf32>
 // CHECK: vector.shape_cast %[[L]] : vector<8xf32> to vector<1x8xf32>
 func.func @iree_row_like(%base: memref<64x32xf32>, %row: vector<1xindex>) -> vector<1x8xf32> {
   %c0 = arith.constant 0 : index
@@ -250,10 +257,10 @@ func.func @iree_row_like(%base: memref<64x32xf32>, %row: vector<1xindex>) -> vec
 
 // Negative: an i32 index vector. Its lanes are i32 sums that may wrap, and
 // the load's position would be computed in index: left alone.
-// CHECK-LABEL: func.func @i32_indices
+// CHECK-LABEL: func.func @no_fold_i32_indices
 // CHECK: vector.gather
 // CHECK-NOT: vector.load
-func.func @i32_indices(%base: memref<64xf32>, %j: index, %s: i32) -> vector<4xf32> {
+func.func @no_fold_i32_indices(%base: memref<64xf32>, %j: index, %s: i32) -> vector<4xf32> {
   %r = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
   %sb = vector.broadcast %s : i32 to vector<4xi32>
   %idx = arith.addi %r, %sb : vector<4xi32>
@@ -267,9 +274,9 @@ func.func @i32_indices(%base: memref<64xf32>, %j: index, %s: i32) -> vector<4xf3
 
 // Negative: a base whose layout is an affine map with no strides (not an
 // error: the gather stays).
-// CHECK-LABEL: func.func @non_strided_layout
+// CHECK-LABEL: func.func @no_fold_non_strided_layout
 // CHECK: vector.gather
-func.func @non_strided_layout(%base: memref<64xf32, affine_map<(d0) -> (d0 floordiv 2)>>, %j: index) -> vector<4xf32> {
+func.func @no_fold_non_strided_layout(%base: memref<64xf32, affine_map<(d0) -> (d0 floordiv 2)>>, %j: index) -> vector<4xf32> {
   %idx = vector.step : vector<4xindex>
   %m = arith.constant dense<true> : vector<4xi1>
   %p = arith.constant dense<0.0> : vector<4xf32>
