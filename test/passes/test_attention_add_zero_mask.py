@@ -10,11 +10,14 @@ with the pass the report is gone. On a GPU machine the bundle proves the
 numbers (opt-py bundle --family attention --family model).
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from opt_py.iree import e2e
 from opt_py.iree.bundle import corpus_cases
 
+CORPUS = Path(__file__).resolve().parents[1] / "models"
 PASS = "global-optimization:attention-add-zero-mask"
 CPU = e2e.TARGETS["cpu"]
 REFUSAL = "Padding OnlineAttention without existing mask is not yet supported"
@@ -106,7 +109,7 @@ def test_random_attention_matches_numpy_with_the_pass(seed, dtype, transposed_v,
 
 @pytest.mark.parametrize("name", ["mha_self", "transformer_encoder"])
 def test_models_match_pytorch_with_the_pass(name):
-    (case,) = corpus_cases(names=[name])
+    (case,) = corpus_cases(CORPUS, names=[name])
     assert_masked(case.program)
     vmfb = e2e.compile_program(case.program, CPU, inject=(PASS,))
     outs = e2e.run_runtime(vmfb, CPU, case.function, case.inputs)
@@ -120,7 +123,7 @@ def test_gpus_lower_the_masked_attention_without_the_refusal(target):
     lowering that computes wrong numbers on an H200); with the pass that report is gone."""
     from opt_py.iree.phases import Injection, compile_with_injections
 
-    (case,) = corpus_cases(names=["mha_self"])
+    (case,) = corpus_cases(CORPUS, names=["mha_self"])
     flags = list(e2e.TARGETS[target].compile_flags)
     stock = compile_with_injections(case.program, flags, [])
     assert stock.ok and any(REFUSAL in msg for msg in stock.messages), stock.messages[-3:]
