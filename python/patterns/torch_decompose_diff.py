@@ -7,10 +7,11 @@ fails IREE's input conversion: transformers' masking code calls
 
 ``decompose_diff`` writes out what ``at::diff`` does: the input itself where
 ``n`` is 0 (prepend and append unused); otherwise prepend, input and append
-concatenated along ``dim`` (``aten.cat``), each first converted to their
-promoted dtype (the result's), then ``n`` times ``x[1:] - x[:-1]`` along
-``dim`` (two ``aten.slice.Tensor``, ``aten.sub.Tensor``; ``logical_xor`` for
-bool, as torch). A static length ``s`` becomes ``s - 1`` at each step, never
+concatenated along ``dim`` (``aten.cat``; a statically empty prepend or
+append left out), each first converted to their promoted dtype (the
+result's), then ``n`` times ``x[1:] - x[:-1]`` along ``dim`` (two
+``aten.slice.Tensor``, ``aten.sub.Tensor``; ``logical_xor`` for bool, as
+torch). A static length ``s`` becomes ``s - 1`` at each step, never
 below 0, and once empty stays so: at most ``s`` steps are written out.
 
 Left alone, with the reason: ``n`` or ``dim`` not a constant, a negative
@@ -119,7 +120,9 @@ def plan_diff(op) -> DiffPlan | str:
     steps = n if length is None else min(n, length)
     if not compatible(differenced(whole, dim, steps), rt):
         return "the result's static sizes are not the ones torch gives"
-    return DiffPlan(tuple(parts), dim, dtype, steps, rt)
+    # A statically empty prepend or append adds nothing (and torch-mlir's cat fails when all parts are empty).
+    kept = tuple((v, t) for v, t in parts if t.sizes[dim] != 0 or v == x)
+    return DiffPlan(kept, dim, dtype, steps, rt)
 
 
 def difference(x, t: VTensor, dim: int):

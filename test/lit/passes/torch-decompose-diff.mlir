@@ -207,6 +207,25 @@ func.func @static_result_typed_dynamic(%x: !torch.vtensor<[2,3],si64>, %p: !torc
 
 // -----
 
+// A statically empty prepend adds nothing: left out, no concatenation (torch-mlir's cat fails when
+// every part is empty).
+// CHECK-LABEL: func.func @empty_prepend_left_out
+// CHECK-SAME: (%[[X:.+]]: !torch.vtensor<[?],f32>, %[[P:.+]]: !torch.vtensor<[0],f32>)
+// CHECK-NOT: torch.aten.cat
+// CHECK: %[[HI:.+]] = torch.aten.slice.Tensor %[[X]],
+// CHECK: %[[LO:.+]] = torch.aten.slice.Tensor %[[X]],
+// CHECK: %[[D:.+]] = torch.aten.sub.Tensor %[[HI]], %[[LO]],
+// CHECK: return %[[D]]
+func.func @empty_prepend_left_out(%x: !torch.vtensor<[?],f32>, %p: !torch.vtensor<[0],f32>) -> !torch.vtensor<[?],f32> {
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %none = torch.constant.none
+  %r = torch.operator "torch.aten.diff"(%x, %int1, %int0, %p, %none) : (!torch.vtensor<[?],f32>, !torch.int, !torch.int, !torch.vtensor<[0],f32>, !torch.none) -> !torch.vtensor<[?],f32>
+  return %r : !torch.vtensor<[?],f32>
+}
+
+// -----
+
 // Negative: another operator.
 // WHY: decompose_diff: no match on 'torch.operator' at {{.*}}: not torch.aten.diff
 // CHECK-LABEL: func.func @no_other_operator
