@@ -222,6 +222,13 @@ def vmfb(tmp_path_factory):
     return compile_fixed(program(CASES), tmp_path_factory.mktemp("diff"))
 
 
+@pytest.mark.parametrize("row", PROMOTED, ids=lambda r: f"{r[0]}-{r[1]}")
+def test_the_pattern_promotes_as_torch(row):
+    """The pattern's dtype check (``torch_ir.promote``) gives torch's answer for each pair used here."""
+    a, b, promoted = row
+    assert promote(a, b) == promote(b, a) == promoted
+
+
 def test_stock_fails_on_diff(tmp_path):
     path = tmp_path / "stock.mlir"
     path.write_text(program(CASES[:1]))
