@@ -37,6 +37,23 @@ class Fix:
 
 
 FIXES: tuple[Fix, ...] = (
+    # The module as parsed: torch ops IREE's frontend lowering has no conversion for. Before the frontend runs,
+    # so its decompositions and canonicalizations see ops they know; on another input there is nothing to match.
+    Fix(
+        "torch-decompose-diff",
+        "torch.aten.diff has no lowering (transformers' attention masks): slices and subtractions",
+        phase="start",
+    ),
+    Fix(
+        "torch-and-to-bitwise-and",
+        "torch.aten.__and__.Tensor has no linalg lowering (transformers' masks): bitwise_and.Tensor",
+        phase="start",
+    ),
+    Fix(
+        "torch-topk-unsorted-as-sorted",
+        "torch.topk(sorted=False) is not lowered (DeepSeek-V3's routing): computed sorted, an order it allows",
+        phase="start",
+    ),
     # On GPUs its GPU selection (gpu=true: argmax, rank counts, chunks with rank picks; composites materialized).
     Fix(
         "sort-slice-to-topk",
