@@ -29,7 +29,7 @@ class Fix:
     phase: str | None = None  # phase-level injection point
     codegen: dict = field(default_factory=dict)  # target kind -> "before:PASS" / "after:PASS"
     targets: tuple = ("cpu", "cuda", "rocm", "other")  # where the phase-level injection applies
-    options: dict = field(default_factory=dict)  # target kind -> pass options there, e.g. "{gpu=true}"
+    options: dict = field(default_factory=dict)  # target kind -> pass options there, e.g. "{rule=gpu}"
 
     def spelled(self, kind: str) -> str:
         """The pass as the pipeline for ``kind`` names it (with that target's options)."""
@@ -37,14 +37,14 @@ class Fix:
 
 
 FIXES: tuple[Fix, ...] = (
-    # On GPUs its GPU selection (gpu=true: argmax, rank counts, chunks with rank picks; composites materialized).
+    # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",
         "a sort read only through a leading slice (torch.topk, argsort[:k]): IREE's "
         "O(n^2) sort becomes a top-k, an arg-max, a rank count or chunks",
         phase="global-optimization",
         targets=("cpu", "cuda", "rocm"),
-        options={"cuda": "{gpu=true}", "rocm": "{gpu=true}"},
+        options={"cuda": "{rule=gpu materialize=true}", "rocm": "{rule=gpu materialize=true}"},
     ),
     Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion", phase="global-optimization"),
     Fix(

@@ -14,7 +14,9 @@ import pytest
 from opt_py import Pass, PatternPass, option
 from opt_py.authoring.declaration import RegionSimplify
 from opt_py.authoring.options import choices, format_option_value, option_type_name
-from opt_py.errors import PassOptionError
+from opt_py.errors import PassOptionError, PipelineError
+from opt_py.passes.sort_slice_to_topk import SortSliceToTopk
+from opt_py.patterns.sort_slice_to_topk import Form, Rule, Select
 
 
 class Mode(StrEnum):
@@ -113,3 +115,44 @@ def test_a_bad_region_simplify_is_rejected_by_the_parser():
     assert str(info.value) == (
         "pass 'test-greedy': option 'region-simplify' expects one of disabled, normal, aggressive, got 'bogus'"
     )
+
+
+@pytest.mark.parametrize(
+    "text, field, value",
+    [
+        ("form=rank", "form", Form.RANK),
+        ("form=chunks", "form", Form.CHUNKS),
+        ("rule=gpu", "rule", Rule.GPU),
+        ("select=rounds", "select", Select.ROUNDS),
+    ],
+)
+def test_sort_slice_to_topk_choices(text, field, value):
+    assert getattr(SortSliceToTopk.from_options(text), field) is value
+
+
+def test_sort_slice_to_topk_defaults_and_what_fixes_spells_for_gpus():
+    p = SortSliceToTopk()
+    assert (p.form, p.rule, p.select, p.materialize) == (Form.AUTO, Rule.CPU, Select.RANK, False)
+    gpu = SortSliceToTopk.from_options("rule=gpu materialize=true")
+    assert (gpu.form, gpu.rule, gpu.select, gpu.materialize) == (Form.AUTO, Rule.GPU, Select.RANK, True)
+    assert SortSliceToTopk.from_options(gpu.option_text()) == gpu
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("form=sorted", "option 'form' expects one of auto, topk, rank, argmax, rounds, chunks, got 'sorted'"),
+        ("select=best", "option 'select' expects one of rank, rounds, got 'best'"),
+        ("rule=tpu", "option 'rule' expects one of cpu, gpu, got 'tpu'"),
+        ("gpu=true", "pass 'sort-slice-to-topk' has no option 'gpu'"),
+    ],
+)
+def test_sort_slice_to_topk_rejects_a_bad_choice_when_the_pipeline_is_parsed(text, message):
+    """Located at the pass in the pipeline text, as every option error is, and with no IR at hand."""
+    from opt_py.pipeline.plan import plan_pipeline
+
+    with pytest.raises(PipelineError) as info:
+        plan_pipeline(f"builtin.module(sort-slice-to-topk{{{text}}})")
+    assert info.value.col == len("builtin.module(") + 1
+    assert message in str(info.value)
+    assert str(info.value).startswith(f"pipeline:1:{info.value.col}: ")

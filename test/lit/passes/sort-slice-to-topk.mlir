@@ -4,14 +4,14 @@
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=topk}' | filecheck %s --check-prefix=TOPK
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=rounds}' | filecheck %s --check-prefix=ROUNDS
 // RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{form=chunks}' | filecheck %s --check-prefix=CHUNKS
-// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true}' | filecheck %s --check-prefix=GPU
-// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true form=rounds}' | filecheck %s --check-prefix=GPUROUNDS
-// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true form=topk}' | filecheck %s --check-prefix=GPUTOPK
-// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{gpu=true select=rounds}' | filecheck %s --check-prefix=GPUCR
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{rule=gpu materialize=true}' | filecheck %s --check-prefix=GPU
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{rule=gpu materialize=true form=rounds}' | filecheck %s --check-prefix=GPUROUNDS
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{rule=gpu materialize=true form=topk}' | filecheck %s --check-prefix=GPUTOPK
+// RUN: opt-py %s --split-input-file -p 'sort-slice-to-topk{rule=gpu materialize=true select=rounds}' | filecheck %s --check-prefix=GPUCR
 // RUN: not opt-py %s -p 'sort-slice-to-topk{select=best}' 2>&1 | filecheck %s --check-prefix=BADSELECT
-// BADSELECT: select must be rank or rounds, not 'best'
+// BADSELECT: pipeline:1:1: pass 'sort-slice-to-topk': option 'select' expects one of rank, rounds, got 'best'
 // RUN: not opt-py %s -p 'sort-slice-to-topk{form=sorted}' 2>&1 | filecheck %s --check-prefix=BADFORM
-// BADFORM: form must be one of auto, topk, rank, argmax, rounds, chunks, not 'sorted'
+// BADFORM: pipeline:1:1: pass 'sort-slice-to-topk': option 'form' expects one of auto, topk, rank, argmax, rounds, chunks, got 'sorted'
 
 
 // torch.topk as exported: oge over values and an i64 iota, indices sliced.
@@ -655,7 +655,7 @@ func.func @auto_chunks(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
 
 // -----
 
-// gpu=true on a narrow row (64, k = 4, dynamic batch): the rank form, materialized. The composites come
+// The GPU rule on a narrow row (64, k = 4, dynamic batch): the rank form, materialized. The composites come
 // from one parallel generic (the only reader of linalg.index) behind util.optimization_barrier, which
 // IREE's dispatch formation does not fuse across (fused, the linalg.index in a reduction fails cuda's
 // VectorDistribute); the dynamic batch re-attached by flow.tensor.tie_shape. The count reads the
@@ -675,7 +675,7 @@ func.func @auto_chunks(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
 // GPU: linalg.generic {{.*}} ins(%[[P]] : tensor<?x4xi64>) outs(%{{.*}} : tensor<?x4xi64>)
 // GPU-NOT: iree_linalg_ext
 // GPU: return
-// form=rounds with gpu=true: the materialized rounds (one masked reduction per round over the composites),
+// form=rounds with the GPU rule, materialized: the materialized rounds (one masked reduction per round over the composites),
 // the winners stacked as rows [k, batch] and decoded.
 // GPUROUNDS-LABEL: func.func @gpu_rank_dynamic_batch
 // GPUROUNDS: %[[B:.*]] = util.optimization_barrier %{{.*}} : tensor<?x64xi64>
@@ -690,7 +690,7 @@ func.func @auto_chunks(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
 // GPUROUNDS: tensor.insert_slice %[[R4]] into %{{.*}}[3, 0] [1, %{{.*}}] [1, 1] : tensor<?xi64> into tensor<4x?xi64>
 // GPUROUNDS: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x4xi64>)
 // GPUROUNDS: return
-// gpu=true with the top-k op form (it does not compile for GPUs): left alone.
+// The GPU rule with the top-k op form (it does not compile for GPUs): left alone.
 // GPUTOPK-LABEL: func.func @gpu_rank_dynamic_batch
 // GPUTOPK: iree_linalg_ext.sort
 func.func @gpu_rank_dynamic_batch(%x: tensor<?x64xf32>) -> tensor<?x4xi64> {
@@ -714,7 +714,7 @@ func.func @gpu_rank_dynamic_batch(%x: tensor<?x64xf32>) -> tensor<?x4xi64> {
 
 // -----
 
-// gpu=true on a wide row (2x1024, k = 8): the chunks form with its composites materialized behind a
+// The GPU rule on a wide row (2x1024, k = 8): the chunks form with its composites materialized behind a
 // barrier and cut into chunks of 16 (the best of each in parallel); the 8 best chunk bests picked by
 // rank (count, then pick); the candidates gathered from the composites by a parallel generic behind a
 // second barrier, flattened, and ranked the same way. No reduction reads linalg.index.
@@ -755,7 +755,7 @@ func.func @gpu_wide_takes_chunks(%x: tensor<2x1024xf32>) -> tensor<2x8xf32> {
 
 // -----
 
-// gpu=true, k = 1 on a wide row (2x1024): chunks of 32, the best of each, then the best of those bests
+// The GPU rule, k = 1 on a wide row (2x1024): chunks of 32, the best of each, then the best of those bests
 // is the answer (no candidates); a narrow row (64) keeps the one-reduction argmax.
 // GPU-LABEL: func.func @gpu_wide_argmax_takes_chunks
 // GPU: %[[B:.*]] = util.optimization_barrier %{{.*}} : tensor<2x1024xi64>
