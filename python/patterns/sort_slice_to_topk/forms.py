@@ -61,10 +61,9 @@ class Topk:
         """The element type the composite forms write indices in."""
         return self.index_type if self.index_type is not None else int_type(32)
 
-    def decoder(self, out_t=None):
-        """The composite -> index function, as ``out_t`` (default: the indices' type)."""
-        out_t = out_t if out_t is not None else self.out_t
-        return lambda w: decode(w, self.order, out_t)
+    def decoder(self):
+        """The composite -> index function, writing ``out_t``."""
+        return lambda w: decode(w, self.order, self.out_t)
 
 
 # --------------------------------------------------------------------------

@@ -34,10 +34,18 @@ def sort_slice_to_topk(
     if choice.form is None:
         return rewriter.fail(choice.why)
     build = BUILDERS[choice.form, materialize]
+    topk = Topk(
+        sort.keys,
+        sort.dim,
+        sort.k,
+        sort.order,
+        sort.index_type,
+        values=sort.want_values,
+        chunk=choice.chunk,
+        select=select,
+    )
     with rewriter.ip, op.location:
-        results = build(
-            Topk(sort.keys, sort.dim, sort.k, sort.order, sort.index_type, sort.want_values, choice.chunk, select)
-        )
+        results = build(topk)
         if sort.k == sort.width:  # results of the sort's own types: every use reads them as it read the sort's
             # An unused result has no uses; any value of its type stands in for it.
             n = len(op.results)
