@@ -15,6 +15,7 @@ equal stock's or are right where stock's are wrong.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 
 from ..errors import CompileError
@@ -29,7 +30,7 @@ class Fix:
     phase: str | None = None  # phase-level injection point
     codegen: dict = field(default_factory=dict)  # target kind -> "before:PASS" / "after:PASS"
     targets: tuple = ("cpu", "cuda", "rocm", "other")  # where the phase-level injection applies
-    options: dict = field(default_factory=dict)  # target kind -> pass options there, e.g. "{gpu=true}"
+    options: dict = field(default_factory=dict)  # target kind -> pass options there, e.g. "{rule=gpu}"
 
     def spelled(self, kind: str) -> str:
         """The pass as the pipeline for ``kind`` names it (with that target's options)."""
@@ -54,14 +55,14 @@ FIXES: tuple[Fix, ...] = (
         "torch.topk(sorted=False) is not lowered (DeepSeek-V3's routing): computed sorted, an order it allows",
         phase="start",
     ),
-    # On GPUs its GPU selection (gpu=true: argmax, rank counts, chunks with rank picks; composites materialized).
+    # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",
         "a sort read only through a leading slice (torch.topk, argsort[:k]): IREE's "
         "O(n^2) sort becomes a top-k, an arg-max, a rank count or chunks",
         phase="global-optimization",
         targets=("cpu", "cuda", "rocm"),
-        options={"cuda": "{gpu=true}", "rocm": "{gpu=true}"},
+        options={"cuda": "{rule=gpu materialize=true}", "rocm": "{rule=gpu materialize=true}"},
     ),
     Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion", phase="global-optimization"),
     Fix(
@@ -189,9 +190,9 @@ def describe(iree_flags) -> str:
     kind = target_kind(iree_flags)
     rows = [f"fixes for target '{kind}':"]
     for f in FIXES:
-        where = [f"--inject {f.phase}:{f.spelled(kind)}"] if f.phase and kind in f.targets else []
+        where = [f"--inject {shlex.quote(f'{f.phase}:{f.spelled(kind)}')}"] if f.phase and kind in f.targets else []
         if f.codegen.get(kind):
-            where.append(f"--inject-codegen {f.codegen[kind]}:{f.spelled(kind)}")
+            where.append(f"--inject-codegen {shlex.quote(f'{f.codegen[kind]}:{f.spelled(kind)}')}")
         rows.append(f"  {f.name:<34} {' and '.join(where) or '(none for this target)'}")
         rows.append(f"  {'':<34} {f.fixes}")
     return "\n".join(rows)

@@ -6,6 +6,7 @@ wrong. The real-model corpus checks it on whole models; here, the table's
 mechanics and the bugs the fixes exist for.
 """
 
+import shlex
 import subprocess
 import sys
 
@@ -79,17 +80,15 @@ def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
 
 
 def test_gpus_get_the_gpu_selection_of_the_topk_fix():
-    """On cuda and rocm the top-k fix runs with gpu=true (the forms that compile there, proven on an H200
-    through a bundle: docs/passes/sort-slice-to-topk.md); on the CPU with its full cost rule."""
-    for flags, spelled in (
-        (CPU, "sort-slice-to-topk,"),
-        (CUDA, "sort-slice-to-topk{gpu=true},"),
-        (ROCM, "sort-slice-to-topk{gpu=true},"),
-    ):
+    """On cuda and rocm the top-k fix runs with the GPU rule, materialized (the forms that compile there,
+    proven on an H200 through a bundle: docs/passes/sort-slice-to-topk.md); on the CPU with its full cost rule."""
+    gpu = "sort-slice-to-topk{rule=gpu materialize=true},"
+    for flags, spelled in ((CPU, "sort-slice-to-topk,"), (CUDA, gpu), (ROCM, gpu)):
         inject, _ = fixes.specs("all", flags)
-        assert inject[0].startswith(f"global-optimization:{spelled}"), inject
+        (at_global_opt,) = [j for j in inject if j.startswith("global-optimization:")]
+        assert at_global_opt.startswith(f"global-optimization:{spelled}"), inject
     proc = opt_py("compile", "--list-fixes", *CUDA)
-    assert "--inject global-optimization:sort-slice-to-topk{gpu=true}" in proc.stdout
+    assert "--inject 'global-optimization:sort-slice-to-topk{rule=gpu materialize=true}'" in proc.stdout
 
 
 def test_fixes_sharing_a_codegen_point_run_as_one_pipeline():
@@ -111,7 +110,8 @@ def test_list_fixes_names_each_fix_and_its_point():
     for f in fixes.FIXES:
         assert f.name in proc.stdout
         if f.phase and "cuda" in f.targets:
-            assert f"--inject {f.phase}:{f.spelled('cuda')}" in proc.stdout
+            spec = f"{f.phase}:{f.spelled('cuda')}"
+            assert f"--inject {shlex.quote(spec)}" in proc.stdout
 
 
 def test_bare_fixes_never_swallows_the_input(tmp_path):
@@ -162,9 +162,9 @@ def test_specs_are_the_arguments_the_injections_parse_from(flags):
 
 def test_fixes_with_compile_to_keep_only_the_fixes_before_the_stop(tmp_path):
     """--compile-to=flow with --fixes: IR as stock's at flow, with the fixes that run before it
-    (global-optimization) and none after (they were an error before: 'comes at or after')."""
+    (start, global-optimization) and none after (they were an error before: 'comes at or after')."""
     phase, codegen = fixes.injections(fixes.select("all"), CUDA, "flow")
-    assert [j.phase for j in phase] == ["global-optimization"] and codegen == []
+    assert [j.phase for j in phase] == ["start", "global-optimization"] and codegen == []
     assert fixes.injections(fixes.select("all"), CUDA, "executable-configurations")[1] == []
     assert fixes.injections(fixes.select("all"), CUDA, "executable-targets")[1] != []
     out = tmp_path / "flow.mlir"
