@@ -38,7 +38,7 @@ def probe_context():
     if current is not None:
         return current
     if not _PROBE_CONTEXT:
-        _PROBE_CONTEXT.append(ir.Context())
+        _PROBE_CONTEXT.append(ir.Context(load_on_create_dialects=[]))  # naming passes needs no dialect
     return _PROBE_CONTEXT[0]
 
 

@@ -107,10 +107,12 @@ def preload() -> None:
             importlib.import_module(name)
         for ns in _PIPELINE_DIALECTS:
             importlib.import_module("iree.compiler.dialects." + ns)
+        from ..pipeline.cpp import probe_context
         from ..run.bindings import prepare_warm_context
         from .cli import opt_parser
 
         prepare_warm_context()
+        probe_context()
         opt_parser().parse_args(["-p", "canonicalize", "-o", "-", "-"])  # also fills re's cache for argparse
     finally:
         for k, v in saved.items():
