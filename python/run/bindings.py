@@ -140,10 +140,8 @@ def take_warm_context(all_dialects: bool = True):
     copy-on-write faults, the thread pool's teardown) that the client would
     wait for, with nothing to show for it.
     """
-    if not _warm_contexts:
+    ctx = _warm_contexts.get(all_dialects)
+    if ctx is None or any(taken is ctx for taken in _taken_contexts):
         return None
-    ctx = _warm_contexts.pop(all_dialects, None)
-    _warm_contexts.clear()  # one run per process: the other is never taken
-    if ctx is not None:
-        _taken_contexts.append(ctx)
+    _taken_contexts.append(ctx)  # the other one stays where it is: never destroyed either
     return ctx

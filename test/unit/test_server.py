@@ -414,15 +414,19 @@ def test_the_spare_worker_is_replaced_and_never_outlives_its_server(server_env, 
         sock.unlink()
 
 
-def test_the_warm_context_is_taken_once_and_never_destroyed():
-    """A worker's run takes the context made before the fork; it stays referenced,
-    so the ~10 ms of destroying it never comes between the run and its reply."""
+@pytest.mark.parametrize("all_dialects", [True, False])
+def test_the_warm_context_is_taken_once_and_never_destroyed(all_dialects):
+    """A worker's run takes a context made before the fork; it stays referenced, and so
+    does the other kind, so destroying neither comes between the run and its reply."""
     from opt_py.run import bindings
 
     bindings.prepare_warm_context()
-    ctx = bindings.take_warm_context()
-    assert ctx is not None and bindings.take_warm_context() is None
+    other = bindings._warm_contexts[not all_dialects]
+    ctx = bindings.take_warm_context(all_dialects)
+    assert ctx is not None and bindings.take_warm_context(all_dialects) is None
     assert any(kept is ctx for kept in bindings._taken_contexts)
+    assert bindings._warm_contexts[not all_dialects] is other
+    assert ctx.is_dialect_loaded("linalg") == all_dialects  # the lean one loads dialects as IR names them
 
 
 def test_an_edit_to_the_package_gets_a_fresh_server(server_env, tmp_path):
