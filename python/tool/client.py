@@ -373,6 +373,11 @@ def finish(rc) -> int:
         rc = 1
     if "threading" in sys.modules:  # a served client never imported it: nothing to wait for
         sys.modules["threading"]._shutdown()
+    if "typing" in sys.modules:
+        # The bindings (nanobind) register an atexit function that empties
+        # typing's caches before their leak check at finalization: with no
+        # finalization, emptying them only copies a forked worker's pages.
+        getattr(sys.modules["typing"], "_cleanups", []).clear()
     import atexit
 
     atexit._run_exitfuncs()
