@@ -1,6 +1,6 @@
 """Start-up, side by side in one run: native iree-opt, Python, opt-py cold and warm.
 
-    python tools/bench_startup.py [--reps 15] [--baseline PYTHONPATH] [--lit]
+    python tools/bench_startup.py [--reps 15] [--baseline PYTHONPATH] [--lit] [--first]
 
 Each round runs every command once, in turn (interleaved, so load on the
 machine hits all of them alike); the figures are medians of wall time, and
@@ -39,7 +39,14 @@ def main() -> int:
     ap.add_argument("--baseline", default=None, metavar="PYTHONPATH", help="a cold opt-py from another checkout")
     ap.add_argument("--lit", action="store_true", help="also time the lit suite cold and warm")
     ap.add_argument("--lit-reps", type=int, default=3)
+    ap.add_argument(
+        "--first",
+        action="store_true",
+        help="give this benchmark's processes and its warm server the CPU first on a loaded machine "
+        "(their scheduling groups at nice -19, /proc/PID/autogroup; needs root)",
+    )
     args = ap.parse_args()
+    before = _first("self") if args.first else None
     work = tempfile.mkdtemp(prefix="opt-py-bench-")
     runtime = os.path.join(work, "run")
     os.mkdir(runtime, 0o700)
@@ -49,12 +56,14 @@ def main() -> int:
     cold, warm = _environments(runtime)
     try:
         cmds = _commands(src, cold, warm, args.baseline)
-        _report(_rounds(cmds, args.reps))
+        _report(_rounds(cmds, args.reps, runtime if args.first else None))
         if args.lit:
             _lit(cold, warm, args.lit_reps)
     finally:
         _stop_servers(runtime)
         shutil.rmtree(work, ignore_errors=True)
+        if before is not None:
+            _first("self", before)  # the caller's session gets its own priority back
     return 0
 
 
@@ -90,10 +99,13 @@ def _commands(src: str, cold: dict, warm: dict, baseline: str | None) -> dict:
     return cmds
 
 
-def _rounds(cmds: dict, reps: int) -> dict[str, list[float]]:
+def _rounds(cmds: dict, reps: int, first_runtime: str | None = None) -> dict[str, list[float]]:
     """Each command once per round, in turn; the first round (warm-up) dropped."""
     wall(*cmds["opt-py warm"])  # starts the server
     time.sleep(3)
+    if first_runtime is not None:
+        for pid in _servers_of(first_runtime):
+            _first(pid)
     times = {k: [] for k in cmds}
     for _ in range(reps + 1):
         for name, (cmd, env) in cmds.items():
@@ -124,6 +136,29 @@ def _lit(cold: dict, warm: dict, reps: int) -> None:
             lt[k].append(wall(lit, env))
     for k, ts in lt.items():
         print(f"{'lit suite ' + k:<40} {statistics.median(ts) * 1e3:>10.1f}")
+
+
+def _first(pid, nice: int = -19) -> int:
+    """The scheduling group of ``pid`` (its session) at ``nice``; returns the one it had."""
+    with open(f"/proc/{pid}/autogroup") as f:
+        before = int(f.read().split()[-1])
+    with open(f"/proc/{pid}/autogroup", "w") as f:
+        f.write(str(nice))
+    return before
+
+
+def _servers_of(runtime: str) -> list[int]:
+    """The warm servers serving in ``runtime`` (their own sessions: their own groups)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if any(b"opt_py.tool.server" in a for a in argv) and any(a.startswith(runtime.encode()) for a in argv):
+            pids.append(int(entry))
+    return pids
 
 
 def _stop_servers(runtime: str) -> None:
