@@ -25,45 +25,20 @@ from ..authoring import PassContext, PatternPass
 from ..errors import PipelineError
 from ..pipeline.plan import Plan, Step
 from .diagnostics import Collector, Diag
+from .options import OptOptions
 from .placement import concrete_paths, nest_text, targets
 
 
-@dataclass
-class OptOptions:
-    pipeline: str = ""
-    split_input_file: bool = False
-    verify_diagnostics: bool = False
-    print_ir_before_all: bool = False
-    print_ir_after_all: bool = False
-    print_ir_after_change: bool = False
-    print_ir_after_failure: bool = False
-    print_ir_module_scope: bool = False
-    timing: bool = False
-    pass_statistics: bool = False
-    verify_each: bool = True
-    allow_unregistered_dialect: bool = False
-    print_op_generic: bool = False
-    print_debuginfo: bool = False
-    print_local_scope: bool = False
-    emit_bytecode: bool = False
-    disable_threading: bool = False
-    debug_patterns: bool = False
-    debug: bool = False
+def make_context(opts: OptOptions | None = None, all_dialects: bool = True):
+    """A context for a run: the warm server's where there is one, else a new one.
 
-    @property
-    def prints_ir(self) -> bool:
-        return any(
-            (self.print_ir_before_all, self.print_ir_after_all, self.print_ir_after_change, self.print_ir_after_failure)
-        )
-
-
-def make_context(opts: OptOptions | None = None):
-    from iree.compiler import ir
-
-    from .bindings import stub_missing_dialect_modules, take_warm_context
+    ``all_dialects``: every available dialect loaded (else they load as IR
+    names them; see ``bindings.new_context``).
+    """
+    from .bindings import new_context, stub_missing_dialect_modules, take_warm_context
 
     stub_missing_dialect_modules()
-    ctx = take_warm_context() or ir.Context()
+    ctx = take_warm_context(all_dialects) or new_context(all_dialects)
     if opts is not None:
         ctx.allow_unregistered_dialects = opts.allow_unregistered_dialect
         # MLIR refuses (aborts) module-scope IR printing with threads on.
@@ -162,7 +137,7 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
 
     if isinstance(p, PatternPass):
         try:
-            if nothing_to_match(p, root):  # calls the pass's patterns()
+            if nothing_to_match(p, root, ctx):  # calls the pass's patterns()
                 return True, False
         except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
@@ -307,7 +282,7 @@ def print_ir(root, opts: OptOptions, verified: bool = False) -> bytes:
     """The IR as mlir-opt writes it, as bytes.
 
     Printed into a BytesIO: the bindings call ``write`` once per token, and a
-    bytes sink costs a third less than ``get_asm``'s str one. ``verified``
+    bytes sink costs less than ``get_asm``'s str one. ``verified``
     (the caller knows the IR verifies) spares the printer its own verification.
     """
     buf = io.BytesIO()
@@ -338,9 +313,8 @@ def single_threaded(ctx):
     verifies). The bindings keep the GIL while MLIR verifies regions on
     worker threads, and a worker that reports an error waits for the GIL
     that the waiting caller holds: a deadlock (seen in opt-py compile, and
-    in a third of the runs of a split input whose chunks fail to verify).
-    On the 2-core development machine a 20 MB parse is no slower for it
-    (1.19 s against 1.5-1.8 s threaded)."""
+    in runs of a split input whose chunks fail to verify). A big parse is
+    no slower for it on a small machine (docs/performance.md)."""
     threaded = ctx.get_num_threads() > 1
     if threaded:
         ctx.enable_multithreading(False)

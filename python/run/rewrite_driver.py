@@ -84,9 +84,16 @@ def greedy_config(p):
     return cfg
 
 
+def pass_patterns(p, ctx: PassContext) -> list:
+    """The pass's ``patterns()``, asked once per pass run."""
+    if "patterns" not in ctx.cache:
+        ctx.cache["patterns"] = list(p.patterns())
+    return ctx.cache["patterns"]
+
+
 def frozen_patterns(p, ctx: PassContext, state: dict):
     ps = rewrite.RewritePatternSet()
-    for pat in p.patterns():
+    for pat in pass_patterns(p, ctx):
         ps.add(pat.root, _wrap(pat, ctx, state), pat.benefit)
     return ps.freeze()
 
@@ -117,7 +124,7 @@ class _RootFound(Exception):
     pass
 
 
-def nothing_to_match(p, root) -> bool:
+def nothing_to_match(p, root, ctx: PassContext) -> bool:
     """True when the greedy driver could do nothing anywhere under ``root``.
 
     Checked once per pass run, before visiting the anchor ops: without
@@ -126,7 +133,7 @@ def nothing_to_match(p, root) -> bool:
     """
     if p.driver == "walk" or p.fold:
         return False
-    return not any_root_occurs(root, {pat.root for pat in p.patterns()})
+    return not any_root_occurs(root, {pat.root for pat in pass_patterns(p, ctx)})
 
 
 def apply_pattern_pass(p, op, ctx: PassContext) -> None:
@@ -258,6 +265,7 @@ class _Probe:
         self.debug = ctx.debug_patterns
         self.ctx = _ProbeContext(p.name, self.lines.append if self.debug else None, None, ctx.rename)
         self.ctx.state = {"error": None}
+        self.ctx.cache["patterns"] = pass_patterns(p, ctx)
         self.frozen = frozen_patterns(p, self.ctx, self.ctx.state)
 
     def any_rewrite(self, op, config) -> bool:
