@@ -113,20 +113,13 @@ def run_options(args):
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Every subcommand ends as mlir-opt does: interrupted is 130, a closed stdout is death by SIGPIPE."""
     if argv is None:
         argv = sys.argv[1:]
-    if argv and argv[0] in SUBCOMMANDS:
-        return SUBCOMMANDS[argv[0]](argv[1:])
-    args = opt_parser().parse_args(_expand_bool_values(argv))
-    from ..run.bindings import import_bindings_lean
-
-    import_bindings_lean()
     try:
-        if args.load_pass_plugin and not _load_plugins(args.load_pass_plugin):
-            return 1
-        if args.list_passes:
-            return list_passes()
-        return run(args)
+        if argv and argv[0] in SUBCOMMANDS:
+            return SUBCOMMANDS[argv[0]](argv[1:])
+        return _opt_main(argv)
     except KeyboardInterrupt:
         print("opt-py: interrupted", file=sys.stderr)
         return 130
@@ -135,6 +128,18 @@ def main(argv: list[str] | None = None) -> int:
 
         die_of_sigpipe()
         return 1
+
+
+def _opt_main(argv: list[str]) -> int:
+    args = opt_parser().parse_args(_expand_bool_values(argv))
+    from ..run.bindings import import_bindings_lean
+
+    import_bindings_lean()
+    if args.load_pass_plugin and not _load_plugins(args.load_pass_plugin):
+        return 1
+    if args.list_passes:
+        return list_passes()
+    return run(args)
 
 
 def _load_plugins(files: list[str]) -> bool:

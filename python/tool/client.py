@@ -385,13 +385,20 @@ def finish(rc) -> int:
 
 
 def flush_std_streams() -> bool:
-    """Flush sys.stdout and sys.stderr; False if either fails."""
+    """Flush sys.stdout and sys.stderr; False if either fails. A reader of stdout that is gone kills
+    the process with SIGPIPE, as it kills iree-opt (and as a write during the run does)."""
     ok = True
     for stream in (sys.stdout, sys.stderr):
         if stream is None:  # the fd was closed when Python started
             continue
         try:
             stream.flush()
+        except BrokenPipeError:
+            if stream is sys.stdout:
+                from .output import die_of_sigpipe
+
+                die_of_sigpipe()
+            ok = False
         except (OSError, ValueError):
             ok = False
     return ok
