@@ -196,3 +196,38 @@ def describe(iree_flags) -> str:
         rows.append(f"  {f.name:<34} {' and '.join(where) or '(none for this target)'}")
         rows.append(f"  {'':<34} {f.fixes}")
     return "\n".join(rows)
+
+
+def report(chosen: list[Fix], iree_flags, rewrites, compile_to: str | None = None) -> str:
+    """The ``--fixes-report`` table: each fix injected for the flags' target, where it ran, and what it
+    rewrote where (``rewrites``: the ``authoring.Rewrite`` records of the compile)."""
+    kind = target_kind(iree_flags)
+    phases, codegen = injections(chosen, iree_flags, compile_to)
+    ran_at = {}
+    for j in phases:
+        for name in j.pipeline.split(","):
+            ran_at.setdefault(name.split("{", 1)[0], []).append(j.phase)
+    for c in codegen:
+        for name in c.pipeline.split(","):
+            ran_at.setdefault(name.split("{", 1)[0], []).append(f"codegen {c.where}:{c.pass_name}")
+    by_pass: dict[str, list] = {}
+    for r in rewrites:
+        by_pass.setdefault(r.pass_name, []).append(r)
+    rows = [f"opt-py: fixes report (target '{kind}'):"]
+    for f in chosen:
+        if f.name not in ran_at:
+            continue
+        done = by_pass.get(f.name, [])
+        where = ", ".join(ran_at[f.name])
+        if not done:
+            rows.append(f"  {f.name:<34} {where:<22} nothing to rewrite")
+            continue
+        counts = {}
+        for r in done:
+            counts[r.what] = counts.get(r.what, 0) + 1
+        what = ", ".join(f"{n} x {w}" for w, n in counts.items())
+        rows.append(f"  {f.name:<34} {where:<22} {what}")
+        places = list(dict.fromkeys(f"'{r.op_name}' at {r.where}" for r in done))
+        more = f" and {len(places) - 3} more" if len(places) > 3 else ""
+        rows.append(f"  {'':<34} {'':<22} {'; '.join(places[:3])}{more}")
+    return "\n".join(rows)

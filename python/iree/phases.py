@@ -73,6 +73,7 @@ class CompileResult:
     ok: bool
     output: bytes = b""
     messages: list[str] = field(default_factory=list)
+    rewrites: list = field(default_factory=list)  # what the Python passes rewrote (authoring.Rewrite), if asked
 
 
 def compile_with_injections(
@@ -89,6 +90,7 @@ def compile_with_injections(
     dump_dir: str | None = None,
     opt_options=None,
     after_phase=None,
+    record_rewrites: bool = False,
 ) -> CompileResult:
     """Compile ``input_path``; returns the .vmfb (or IR text) bytes, or diagnostics.
 
@@ -98,7 +100,8 @@ def compile_with_injections(
     and ``list_input`` return those lowerings' passes as text instead of
     compiling. ``after_phase`` maps a phase to Python
     callables ``fn(module)`` that run after that phase's injections (the
-    hunter labels IREE's dispatch traces this way).
+    hunter labels IREE's dispatch traces this way). ``record_rewrites``: the
+    result lists every rewrite the Python passes made (``--fixes-report``).
     """
     end = compile_to or "end"
     frontend = list(input_injections) or list_input
@@ -108,6 +111,8 @@ def compile_with_injections(
     _check_request(input_path, end, [phase for phase, _ in stops], dump_dir)
     session_flags = input_conversion.session_flags(iree_flags) if frontend else iree_flags
     with Compilation(input_path, session_flags, opt_options, dump_dir) as c:
+        if record_rewrites:
+            c.hooks.rewrites = []
         c.read_input()
         c.check_pipelines(
             [j.pipeline for j in injections]
@@ -289,10 +294,11 @@ class Compilation:
         return out
 
     def failed(self, line: str) -> CompileResult:
-        return CompileResult(False, messages=self.messages + self.report() + [f"opt-py: error: {line}"])
+        messages = self.messages + self.report() + [f"opt-py: error: {line}"]
+        return CompileResult(False, messages=messages, rewrites=self.hooks.rewrites or [])
 
     def answer(self, data: bytes) -> CompileResult:
-        return CompileResult(True, data, self.messages + self.report())
+        return CompileResult(True, data, self.messages + self.report(), self.hooks.rewrites or [])
 
     # IREE's side
 
@@ -370,7 +376,7 @@ class Compilation:
             return self.failed(str(e))
         data = bytes(out.map_memory())
         out.close()
-        return CompileResult(True, data, self.messages)
+        return CompileResult(True, data, self.messages, self.hooks.rewrites or [])
 
     # opt-py's side
 

@@ -16,6 +16,7 @@ checks both give the same IR.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import traceback
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from ..authoring import PassContext, PatternPass
 from ..errors import PipelineError
 from ..pipeline.plan import Plan, Step
-from .diagnostics import Collector, Diag
+from .diagnostics import Collector, Diag, format_location
 from .options import OptOptions
 from .placement import concrete_paths, nest_text, targets
 
@@ -55,6 +56,7 @@ class RunHooks:
     rename: dict = field(default_factory=dict)  # file names in locations -> names to print
     failures: list = field(default_factory=list)  # (pass name, exception, traceback)
     stats: dict = field(default_factory=dict)  # pass name -> {pattern: count}
+    rewrites: list | None = None  # a list to record each rewrite in (authoring.Rewrite), or None
 
 
 @dataclass
@@ -128,7 +130,8 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
     p = step.pass_.py
     stats = hooks.stats.setdefault(p.name, {})
     before = sum(stats.values())
-    ctx = PassContext(p.name, hooks.debug_patterns, stats, hooks.rename)
+    ctx = PassContext(p.name, hooks.debug_patterns, stats, hooks.rename, hooks.rewrites)
+    ctx.locate = functools.partial(format_location, rename=hooks.rename)
 
     def failed(where, e) -> tuple[bool, bool]:
         where.location.emit_error(f"pass '{p.name}' failed: {type(e).__name__}: {e}")

@@ -17,7 +17,7 @@ import traceback
 
 from iree.compiler import ir, rewrite
 
-from ..authoring import PassContext, Rewriter
+from ..authoring import PassContext, Rewrite, Rewriter
 from ..errors import PatternContractError
 from .bindings import stub_missing_dialect_modules
 from .diagnostics import format_location
@@ -43,13 +43,17 @@ def _wrap(pattern, ctx: PassContext, state: dict):
     name = pattern.name
     reusable = Rewriter()
 
+    record = ctx.rewrites is not None
+
     def call(op, rw):
         if state["error"] is not None:
             return True  # drain: no further matches
         rewriter = reusable.reset(rw)
         # Named before the pattern runs: a rewrite may erase the op, and the
         # bindings do not invalidate handles to erased ops (reading one crashes).
-        where = f"'{op.operation.name}' at {format_location(op.location, ctx.rename)}" if debug else ""
+        op_name = op.operation.name if debug or record else ""
+        loc = format_location(op.location, ctx.rename) if debug or record else ""
+        where = f"'{op_name}' at {loc}"
         try:
             result = fn(op, rewriter)
             if not result and rewriter.changed:
@@ -63,6 +67,8 @@ def _wrap(pattern, ctx: PassContext, state: dict):
             return True
         if result:
             ctx.bump(name)
+            if record:
+                ctx.rewrites.append(Rewrite(ctx.pass_name, name, op_name, loc))
             if debug:
                 debug(f"[{ctx.pass_name}] {name}: applied to {where}")
             return False  # bindings: falsy == matched and rewritten

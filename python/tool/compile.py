@@ -60,6 +60,11 @@ def compile_parser():
         help="--fixes: inject every opt-py fix at its documented point for the target; --fixes=NAME,...: only those",
     )
     p.add_argument(
+        "--fixes-report",
+        action="store_true",
+        help="with --fixes: print, for each fix, where it ran and what it rewrote where",
+    )
+    p.add_argument(
         "--list-fixes",
         action="store_true",
         help="print the fixes --fixes injects for the target given by the iree-compile flags, and exit",
@@ -107,10 +112,12 @@ def compile_main(argv: list[str]) -> int:
     except OptPyError as e:
         print(f"opt-py: error: {e}", file=sys.stderr)
         return 1
-    return _write(args, result)
+    return _write(args, iree_flags, result)
 
 
 def _usage_problem(args, iree_flags) -> str | None:
+    if args.fixes_report and args.fixes is None:
+        return "--fixes-report reports what --fixes did: give --fixes too"
     if args.input is None:
         return "an input program is required"
     stray = [f for f in iree_flags if not f.startswith("-")]
@@ -149,6 +156,7 @@ def _compile(args, iree_flags):
         output_ir=(args.output or "").endswith(".mlir"),
         dump_dir=args.dump_phases,
         opt_options=OptOptions(debug=args.debug),
+        record_rewrites=args.fixes_report,
     )
 
 
@@ -170,11 +178,15 @@ def _fix_injections(args, iree_flags):
     return fix_phases, fix_codegen
 
 
-def _write(args, result) -> int:
+def _write(args, iree_flags, result) -> int:
     from .output import write_output
 
     for m in result.messages:
         print(m, file=sys.stderr)
+    if args.fixes_report:
+        from ..iree import fixes
+
+        print(fixes.report(fixes.select(args.fixes), iree_flags, result.rewrites, args.compile_to), file=sys.stderr)
     if not result.ok:
         return 1
     if args.list_codegen_passes or args.list_input_passes:
