@@ -46,6 +46,15 @@ FIXES: tuple[Fix, ...] = (
         targets=("cpu", "cuda", "rocm"),
         options={"cuda": "{gpu=true}", "rocm": "{gpu=true}"},
     ),
+    # CPU only, after sort-slice-to-topk (its top-k forms beat a sort where they apply; this takes what it
+    # leaves), before dispatch creation puts the values in a read-only binding. GPUs: sort-drop-unused-results.
+    Fix(
+        "argsort-indices-only",
+        "an argsort keeping only the indices (torch.sort(x)[1]) over a dynamic or long row: "
+        "IREE copies the values to the stack, unbounded or over its limit",
+        phase="global-optimization",
+        targets=("cpu",),
+    ),
     Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion", phase="global-optimization"),
     Fix(
         "softmax-fuse-elementwise",

@@ -31,6 +31,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "clone-splat-dispatch-per-tied-use": "clone_splat_dispatch_per_tied_use:CloneSplatDispatchPerTiedUse",
     "copy-shared-tied-operand": "copy_shared_tied_operand:CopySharedTiedOperand",
     "attention-add-zero-mask": "attention_add_zero_mask:AttentionAddZeroMask",
+    "argsort-indices-only": "argsort_indices_only:ArgsortIndicesOnly",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
