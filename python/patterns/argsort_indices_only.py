@@ -1,22 +1,23 @@
-"""An argsort keeps only the indices: sort them alone, the comparator reading the values.
+"""An argsort keeping only the indices: sort them alone, the comparator reading the values.
 
-A sort of values together with an iota of indices, of which only the indices
-are used, writes the values in place all the same. Inside a CPU dispatch the
-values come from a read-only binding, so bufferization gives them a private
-copy, a stack allocation of a whole row tile: unbounded when the sorted
-length is dynamic ("expected no unbounded stack allocations"), over the 32 KiB
-limit when it is long (docs/passes/argsort-indices-only.md).
+Root cause (IREE #24735). A sort is in place on all its outs. Dispatch
+creation makes only used results outputs, so the values of a sort whose
+indices alone are used enter the dispatch read-only, and bufferization copies
+a tile of them to a private buffer: on llvm-cpu a stack allocation of whole
+sorted rows times up to MAX_TILE along each other dim. A dynamic length makes
+it unbounded, a long row passes the stack limit (and sort-drop-unused-results'
+GPU copy, sized by a bound of 2^53 elements, makes it a 2^55-byte one).
 
-``sort_indices_only`` sorts only a payload p, the position of each element,
-and the comparator reads the values where p points (``tensor.extract`` of
-the values, a read of the binding: no copy). Through the sort, each slot's
-payload is the original position of the pair the original sort holds there,
-so every comparison sees the same operands and gives the same answer, and
-the permutation is the original one whatever the algorithm and the
-comparator (strict or not, reading the indices or not). Rank > 1: p is the
-row-major linear position (i64) in the collapsed values; the indices are
-(p / stride_d) mod size_d, cast as the iota casts. Left alone: other sorts,
-used values, an indices operand that is not an iota along the sorted dim.
+``sort_indices_only`` sorts only a payload p, each element's position, the
+comparator reading the values at p (``tensor.extract``: a read, no copy).
+Both sorts start alike and each comparison sees the same operands, so every
+answer and every move is the same: the permutation is the original one
+whatever the algorithm and the comparator (strict, NaN, reading the indices).
+Rank > 1: p is the i64 row-major position in the values collapsed, transposed
+first when the sorted dim is not innermost; the indices are p mod its size,
+cast as the iota casts. Left alone: copies that fit the stack for any tile,
+used values, indices that are not an iota along the sorted dim, other sorts.
+Details and figures: docs/passes/argsort-indices-only.md.
 """
 
 from __future__ import annotations
