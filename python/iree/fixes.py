@@ -55,6 +55,13 @@ FIXES: tuple[Fix, ...] = (
         phase="global-optimization",
         targets=("cpu",),
     ),
+    # Where the rotated read reaches dispatch creation as a linalg.generic (any target: all tile it).
+    Fix(
+        "rotation-map-to-slices",
+        "a linalg.generic reading an input through a rotation (d + c) mod n: tiling refuses "
+        "the map (wrong numbers in older IREE)",
+        phase="global-optimization",
+    ),
     Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion", phase="global-optimization"),
     Fix(
         "softmax-fuse-elementwise",

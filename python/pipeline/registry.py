@@ -32,6 +32,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "copy-shared-tied-operand": "copy_shared_tied_operand:CopySharedTiedOperand",
     "attention-add-zero-mask": "attention_add_zero_mask:AttentionAddZeroMask",
     "argsort-indices-only": "argsort_indices_only:ArgsortIndicesOnly",
+    "rotation-map-to-slices": "rotation_map_to_slices:RotationMapToSlices",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
