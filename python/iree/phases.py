@@ -22,10 +22,11 @@ from functools import partial
 
 from ..errors import CodegenError, CompileError
 from ..run.diagnostics import Collector, from_console, render
-from . import compiler_api
+from . import compiler_api, input_conversion
 
 # iree-compile's phases, in order (--compile-to / --compile-from names).
 PHASES = (
+    "start",  # the module as parsed, before IREE's input phase (IREE runs nothing to reach it)
     "input",
     "abi",
     "preprocessing",
@@ -81,6 +82,8 @@ def compile_with_injections(
     *,
     codegen_injections=(),
     list_codegen: bool = False,
+    input_injections=(),
+    list_input: bool = False,
     compile_to: str | None = None,
     output_ir: bool = False,
     dump_dir: str | None = None,
@@ -90,17 +93,27 @@ def compile_with_injections(
     """Compile ``input_path``; returns the .vmfb (or IR text) bytes, or diagnostics.
 
     ``codegen_injections`` (see iree/codegen.py) run inside IREE's lowering of
-    each dispatch function; ``list_codegen`` returns that lowering's passes
-    as text instead of compiling. ``after_phase`` maps a phase to Python
+    each dispatch function, ``input_injections`` (iree/input_conversion.py)
+    inside the frontend lowering of a torch or ONNX program; ``list_codegen``
+    and ``list_input`` return those lowerings' passes as text instead of
+    compiling. ``after_phase`` maps a phase to Python
     callables ``fn(module)`` that run after that phase's injections (the
     hunter labels IREE's dispatch traces this way).
     """
     end = compile_to or "end"
+    frontend = list(input_injections) or list_input
     stops = _stops(injections, list(codegen_injections), list_codegen, after_phase or {})
+    if frontend:
+        _add_step(stops, "start", partial(_run_frontend, list(input_injections), list_input, iree_flags))
     _check_request(input_path, end, [phase for phase, _ in stops], dump_dir)
-    with Compilation(input_path, iree_flags, opt_options, dump_dir) as c:
+    session_flags = input_conversion.session_flags(iree_flags) if frontend else iree_flags
+    with Compilation(input_path, session_flags, opt_options, dump_dir) as c:
         c.read_input()
-        c.check_pipelines([j.pipeline for j in injections] + [f"func.func({x.pipeline})" for x in codegen_injections])
+        c.check_pipelines(
+            [j.pipeline for j in injections]
+            + [f"func.func({x.pipeline})" for x in codegen_injections]
+            + [x.pipeline for x in input_injections]
+        )
         if not c.parse():
             return c.failed(f"failed to parse '{input_path}'")
         for phase, steps in stops:
@@ -130,6 +143,16 @@ def _stops(injections, codegen_injections, list_codegen: bool, after_phase) -> l
     elif codegen_injections:
         steps.setdefault(CODEGEN_PHASE, []).append(partial(_inject_codegen, codegen_injections))
     return sorted(steps.items(), key=lambda item: PHASES.index(item[0]))
+
+
+def _add_step(stops: list[tuple[str, list]], phase: str, step) -> None:
+    """``step`` last among the steps at ``phase`` (a stop of its own if there is none)."""
+    for at, steps in stops:
+        if at == phase:
+            steps.append(step)
+            return
+    stops.append((phase, [step]))
+    stops.sort(key=lambda item: PHASES.index(item[0]))
 
 
 def _check_request(input_path: str, end: str, stops: list[str], dump_dir: str | None) -> None:
@@ -175,6 +198,23 @@ def _list_codegen(c: Compilation, module) -> CompileResult:
     with c.ctx, ir.Location.unknown():
         text = codegen.list_codegen_passes(module, c.iree_flags)
     return c.answer((text + "\n").encode())
+
+
+def _run_frontend(injections, listing: bool, iree_flags, c: Compilation, module) -> CompileResult | None:
+    """The torch/ONNX frontend lowering, run by opt-py with ``injections`` at their points (or listed)."""
+    from iree.compiler import ir
+
+    with c.ctx, ir.Location.unknown():
+        fe = input_conversion.frontend(module, iree_flags)
+        if listing:
+            return c.answer((fe.listing() + "\n").encode())
+        tag = c.dump_before("input", module)
+        try:
+            input_conversion.run_frontend(fe, injections, module, c.run_pipeline, c.messages.append)
+        except CompileError as e:
+            return c.failed(str(e))
+        c.dump_after(tag, module)
+    return None
 
 
 def _inject_codegen(injections, c: Compilation, module) -> CompileResult | None:
@@ -298,6 +338,8 @@ class Compilation:
 
     def compile_to(self, phase: str) -> bool:
         """Run IREE's phases after ``reached`` up to and including ``phase``."""
+        if phase == "start":  # parsed: IREE has nothing to run (and refuses --compile-to=start)
+            return True
         compiler_api.set_phases(self.lib, self.inv, self.reached, phase)
         if not self.in_iree(self.inv.execute):
             return False

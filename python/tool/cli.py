@@ -270,6 +270,20 @@ def compile_parser():
         "after its N-th (default first; #* every) run of PASS",
     )
     p.add_argument(
+        "--inject-input",
+        action="append",
+        default=[],
+        metavar="before|after:PASS[#N]:PIPELINE",
+        help="run PIPELINE inside IREE's frontend lowering of a torch or ONNX program, before or after its N-th "
+        "(default first; #* every) run of PASS",
+    )
+    p.add_argument(
+        "--list-input-passes",
+        action="store_true",
+        help="print the passes of IREE's frontend lowering of this torch or ONNX program (the insertion points "
+        "of --inject-input) and exit",
+    )
+    p.add_argument(
         "--fixes",
         default=None,
         metavar="NAME,...",
@@ -447,6 +461,7 @@ def compile_main(argv: list[str]) -> int:
     from ..errors import OptPyError
     from ..iree import fixes
     from ..iree.codegen import CodegenInjection
+    from ..iree.input_conversion import InputInjection
     from ..iree.phases import Injection, compile_with_injections
     from ..pipeline.registry import load_pass_files
     from ..run.engine import OptOptions
@@ -467,11 +482,13 @@ def compile_main(argv: list[str]) -> int:
         return 1
     try:
         load_pass_files(args.load_pass_plugin)
-        if args.output is None and not args.list_codegen_passes:
+        listing = args.list_codegen_passes or args.list_input_passes
+        if args.output is None and not listing:
             print("opt-py: error: -o OUTPUT is required", file=sys.stderr)
             return 1
         injections = [Injection.parse(s) for s in args.inject]
         codegen = [CodegenInjection.parse(s) for s in args.inject_codegen]
+        frontend = [InputInjection.parse(s) for s in args.inject_input]
         if args.fixes is not None:
             chosen = fixes.select(args.fixes)
             fix_phases, fix_codegen = fixes.injections(chosen, iree_flags, args.compile_to)
@@ -491,6 +508,8 @@ def compile_main(argv: list[str]) -> int:
             injections,
             codegen_injections=codegen,
             list_codegen=args.list_codegen_passes,
+            input_injections=frontend,
+            list_input=args.list_input_passes,
             compile_to=args.compile_to,
             output_ir=(args.output or "").endswith(".mlir"),
             dump_dir=args.dump_phases,
@@ -503,7 +522,7 @@ def compile_main(argv: list[str]) -> int:
         print(m, file=sys.stderr)
     if not result.ok:
         return 1
-    if args.list_codegen_passes:
+    if args.list_codegen_passes or args.list_input_passes:
         sys.stdout.write(result.output.decode())
         return 0
     return write_output(args.output, result.output)
