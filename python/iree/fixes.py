@@ -37,6 +37,14 @@ class Fix:
 
 
 FIXES: tuple[Fix, ...] = (
+    # On the module as parsed, before IREE's torch frontend lowers the reshape (and crashes on it); the
+    # frontend passes the empty tensor through. Views made later by decompositions need
+    # --inject-input before:convert-torch-to-linalg (docs/passes/torch-zero-size-reshape-to-empty.md).
+    Fix(
+        "torch-zero-size-reshape-to-empty",
+        "a torch/ONNX reshape of a tensor with a 0-sized dim: IREE's view lowering divides by zero (SIGFPE)",
+        phase="start",
+    ),
     # On GPUs its GPU selection (gpu=true: argmax, rank counts, chunks with rank picks; composites materialized).
     Fix(
         "sort-slice-to-topk",

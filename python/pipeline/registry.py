@@ -33,6 +33,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "attention-add-zero-mask": "attention_add_zero_mask:AttentionAddZeroMask",
     "argsort-indices-only": "argsort_indices_only:ArgsortIndicesOnly",
     "rotation-map-to-slices": "rotation_map_to_slices:RotationMapToSlices",
+    "torch-zero-size-reshape-to-empty": "torch_zero_size_reshape_to_empty:TorchZeroSizeReshapeToEmpty",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
