@@ -45,6 +45,12 @@ FIXES: tuple[Fix, ...] = (
         "a torch/ONNX reshape of a tensor with a 0-sized dim: IREE's view lowering divides by zero (SIGFPE)",
         phase="start",
     ),
+    # On the module as parsed: the roll must be fixed before IREE's torch frontend decomposes it.
+    Fix(
+        "torch-roll-shift-mod-size",
+        "torch.roll by more than the dim's size: IREE's torch frontend returns the tensor unrotated",
+        phase="start",
+    ),
     # On GPUs its GPU selection (gpu=true: argmax, rank counts, chunks with rank picks; composites materialized).
     Fix(
         "sort-slice-to-topk",
