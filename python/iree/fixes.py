@@ -55,6 +55,20 @@ FIXES: tuple[Fix, ...] = (
         "torch.topk(sorted=False) is not lowered (DeepSeek-V3's routing): computed sorted, an order it allows",
         phase="start",
     ),
+    # On the module as parsed, before IREE's torch frontend lowers the reshape (and crashes on it); the
+    # frontend passes the empty tensor through. Views made later by decompositions need
+    # --inject-input before:convert-torch-to-linalg (docs/passes/torch-zero-size-reshape-to-empty.md).
+    Fix(
+        "torch-zero-size-reshape-to-empty",
+        "a torch/ONNX reshape of a tensor with a 0-sized dim: IREE's view lowering divides by zero (SIGFPE)",
+        phase="start",
+    ),
+    # On the module as parsed: the roll must be fixed before IREE's torch frontend decomposes it.
+    Fix(
+        "torch-roll-shift-mod-size",
+        "torch.roll by more than the dim's size: IREE's torch frontend returns the tensor unrotated",
+        phase="start",
+    ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",
@@ -63,6 +77,22 @@ FIXES: tuple[Fix, ...] = (
         phase="global-optimization",
         targets=("cpu", "cuda", "rocm"),
         options={"cuda": "{rule=gpu materialize=true}", "rocm": "{rule=gpu materialize=true}"},
+    ),
+    # CPU only, after sort-slice-to-topk (its top-k forms beat a sort where they apply; this takes what it
+    # leaves), before dispatch creation puts the values in a read-only binding. GPUs: sort-drop-unused-results.
+    Fix(
+        "argsort-indices-only",
+        "an argsort keeping only the indices (torch.sort(x)[1]) over a dynamic or long row: "
+        "IREE copies the values to the stack, unbounded or over its limit",
+        phase="global-optimization",
+        targets=("cpu",),
+    ),
+    # Where the rotated read reaches dispatch creation as a linalg.generic (any target: all tile it).
+    Fix(
+        "rotation-map-to-slices",
+        "a linalg.generic reading an input through a rotation (d + c) mod n: tiling refuses "
+        "the map (wrong numbers in older IREE)",
+        phase="global-optimization",
     ),
     Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion", phase="global-optimization"),
     Fix(
