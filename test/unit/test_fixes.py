@@ -61,7 +61,9 @@ def test_fixes_sharing_a_phase_run_as_one_pipeline():
     phases = [j.phase for j in phase_level]
     assert len(phases) == len(set(phases))
     for j in phase_level:
-        assert j.pipeline.split(",") == [f.name for f in fixes.FIXES if f.phase == j.phase and "cpu" in f.targets]
+        assert j.pipeline.split(",") == [
+            f.spelled("cpu") for f in fixes.FIXES if f.phase == j.phase and "cpu" in f.targets
+        ]
 
 
 def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
