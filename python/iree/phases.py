@@ -394,8 +394,13 @@ class Compilation:
         from ..pipeline.plan import plan_pipeline
         from ..run.engine import run_plan
 
+        plan = plan_pipeline(pipeline_text)
         with self.ctx, ir.Location.unknown():
-            return run_plan(plan_pipeline(pipeline_text), op, self.opts, self.hooks, self.collector)
+            if any(step.pass_.py is not None for step in plan.steps):
+                # A Python pass builds ops by name: a dialect IREE has registered but not loaded would give
+                # them as unregistered ops (IREE's context allows those), which verify and crash IREE later.
+                self.ctx.load_all_available_dialects()
+            return run_plan(plan, op, self.opts, self.hooks, self.collector)
 
     def dump_before(self, label: str, module) -> str:
         """Write the module into the dump directory (--dump-phases) before a step; the step's tag."""
