@@ -65,7 +65,7 @@ _SERVER_MAIN = (
 _FORWARDED_SIGNALS = (2, 15, 1, 3)  # SIGINT, SIGTERM, SIGHUP, SIGQUIT
 
 
-_COLD_SUBCOMMANDS = ("compare", "bundle")  # they run IREE's runtime: cold
+_COLD_SUBCOMMANDS = ("compare", "bundle", "check")  # they run IREE's runtime: cold
 
 
 def main() -> int:
