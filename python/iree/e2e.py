@@ -283,11 +283,7 @@ def run_runtime(vmfb: bytes, target: Target, function: str, inputs, timeout: flo
     calls, OptPyError when the runtime fails; else the results."""
     from . import worker
 
-    with tempfile.TemporaryDirectory() as tmp:
-        module = os.path.join(tmp, "module.vmfb")
-        with open(module, "wb") as f:
-            f.write(vmfb)
-        outcome = worker.run(worker.Request(module, target.device, function, list(inputs)), timeout)
+    outcome = worker.run(worker.Request(vmfb, target.device, function, list(inputs)), timeout)
     problem = outcome.problem()
     if outcome.error and not outcome.fault:
         raise OptPyError(f"running @{function} failed: {problem}")

@@ -13,8 +13,6 @@ program runs in worker.py's child process: a miscompiled dispatch may crash.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 
 from ..errors import OptPyError
@@ -68,11 +66,7 @@ def run_traced(vmfb: bytes, target: e2e.Target, function: str, inputs, timeout: 
     between the calls, OptPyError when it fails."""
     from . import worker
 
-    with tempfile.TemporaryDirectory() as tmp:
-        module = os.path.join(tmp, "m.vmfb")
-        with open(module, "wb") as f:
-            f.write(vmfb)
-        outcome = worker.run(worker.Request(module, target.device, function, list(inputs), trace=True), timeout)
+    outcome = worker.run(worker.Request(vmfb, target.device, function, list(inputs), trace=True), timeout)
     problem = outcome.problem()
     if outcome.error and not outcome.fault:
         raise OptPyError(f"the traced program failed: {problem}")

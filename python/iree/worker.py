@@ -42,7 +42,7 @@ LOG_LINES = 15  # of what the worker printed, shown when it dies
 class Request:
     """What to run: ``function`` of the module at ``module`` on ``device``, ``calls`` times in one context."""
 
-    module: str
+    module: str | bytes  # the .vmfb's path, or its bytes
     device: str
     function: str
     inputs: list = field(default_factory=list)
@@ -190,7 +190,8 @@ def run(request: Request, timeout: float | None = None, worker: Worker | None = 
         return outcome
     changed = changed_between_calls(writable.calls)
     then = f"its {changed}" if changed else "gives the same results twice"
-    outcome.reason = RO_FAULT.format(signal=outcome.fault) + f"; loaded writable, it runs and {then}"
+    then = f"fails: {writable.error}" if writable.error else f"runs and {then}"
+    outcome.reason = RO_FAULT.format(signal=outcome.fault) + f"; loaded writable, it {then}"
     return outcome
 
 
@@ -199,6 +200,10 @@ def changed_between_calls(calls: list[dict]) -> str:
     if len(calls) < 2:
         return ""
     first, second = calls[0], calls[1]
+    for key, what in (("results", "results"), ("checks", "expectations")):
+        n, m = len(first.get(key, [])), len(second.get(key, []))
+        if n != m:
+            return f"results change between two calls: {n} {what} then {m}"
     for i, (x, y) in enumerate(zip(first["results"], second["results"])):
         where = first_difference(x, y)
         if where:
@@ -221,9 +226,8 @@ def first_difference(x, y) -> str:
     a, b = np.ascontiguousarray(x).reshape(-1), np.ascontiguousarray(y).reshape(-1)
     if a.tobytes() == b.tobytes():
         return ""
-    width = a.dtype.itemsize
-    raw_a, raw_b = a.tobytes(), b.tobytes()
-    flat = next(k for k in range(a.size) if raw_a[k * width : (k + 1) * width] != raw_b[k * width : (k + 1) * width])
+    element = np.dtype((np.void, a.dtype.itemsize))  # bits, so that NaN == NaN and -0.0 != 0.0
+    flat = int(np.flatnonzero(a.view(element) != b.view(element))[0])
     index = list(np.unravel_index(flat, x.shape)) if x.shape else []
     return f", element {[int(k) for k in index]}: {a[flat]} then {b[flat]}"
 
@@ -232,7 +236,7 @@ def first_difference(x, y) -> str:
 # The worker's side
 # --------------------------------------------------------------------------
 
-_RUNTIME: dict = {}  # the worker's instance and devices, made once
+_RUNTIME: dict = {}  # the worker's VmInstance, made once (iree.runtime caches the devices)
 
 
 def serve(req_fd: int, res_fd: int) -> None:
@@ -250,30 +254,47 @@ def serve(req_fd: int, res_fd: int) -> None:
     os._exit(0)  # skip interpreter teardown: the runtime's objects outlive it
 
 
-def _runtime(device_uri: str):
+def _instance():
     import iree.runtime as rt
 
     if "instance" not in _RUNTIME:
         _RUNTIME["instance"] = rt.VmInstance()
-    return rt, _RUNTIME["instance"], rt.get_device(device_uri)
+    return rt, _RUNTIME["instance"]
 
 
-def _load(rt, instance, path: str, writable: bool):
+def _runtime(device_uri: str):
+    rt, instance = _instance()
+    return rt, instance, rt.get_device(device_uri)
+
+
+def _load(rt, instance, module: str | bytes, writable: bool):
+    """The module loaded writable (copy_buffer) or read-only (mmap; bytes through a memory file)."""
     if writable:
-        with open(path, "rb") as f:
-            return rt.VmModule.copy_buffer(instance, f.read())
-    return rt.VmModule.mmap(instance, path)
+        if isinstance(module, str):
+            with open(module, "rb") as f:
+                module = f.read()
+        return rt.VmModule.copy_buffer(instance, module)
+    if isinstance(module, str):
+        return rt.VmModule.mmap(instance, module)
+    if hasattr(os, "memfd_create"):
+        fd = os.memfd_create("module.vmfb")
+        try:
+            os.write(fd, module)
+            return rt.VmModule.mmap(instance, f"/proc/self/fd/{fd}")  # the mapping outlives the descriptor
+        finally:
+            os.close(fd)
+    with tempfile.NamedTemporaryFile(suffix=".vmfb") as f:
+        f.write(module)
+        f.flush()
+        return rt.VmModule.mmap(instance, f.name)
 
 
 def _functions(path: str) -> dict:
     import re
 
     try:
-        import iree.runtime as rt
-
-        if "instance" not in _RUNTIME:
-            _RUNTIME["instance"] = rt.VmInstance()
-        module = rt.VmModule.mmap(_RUNTIME["instance"], path)
+        rt, instance = _instance()
+        module = rt.VmModule.mmap(instance, path)
         out = []
         for name in module.function_names:
             fn = module.lookup_function(name)
