@@ -3,6 +3,7 @@
     opt-py [flags] [INPUT|-] [-o OUT]      run a pipeline (like mlir-opt)
     opt-py compile INPUT -o OUT.vmfb ...  compile with IREE, passes injected
     opt-py compare INPUT --function F ... compile two ways, run both, diff the outputs
+    opt-py check FILE.mlir...             compile IREE check tests, run them, check every expectation
 
 Nothing is imported up front: the command's entry point is ``client.main``,
 which hands the run to the warm server when one is up (``server.py``) and
@@ -68,7 +69,8 @@ def _build_opt_parser():
         description="Run MLIR pass pipelines mixing Python and C++ (MLIR and IREE) passes.",
         epilog="Subcommands: 'opt-py compile --help' (compile with IREE, passes injected), "
         "'opt-py compare --help' (compile two ways, run both, diff the outputs; --per-dispatch finds the dispatch), "
-        "'opt-py bundle --help' (compile the corpus and generated programs for a GPU, to run where it is).",
+        "'opt-py bundle --help' (compile the corpus and generated programs for a GPU, to run where it is), "
+        "'opt-py check --help' (compile IREE's check tests and check every expectation).",
     )
     p.add_argument("input", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.add_argument("-o", dest="output", default="-", help="output file (written only on success)")
@@ -251,7 +253,14 @@ def bundle_main(argv: list[str]) -> int:
     return write(argv)
 
 
-SUBCOMMANDS = {"compile": compile_main, "compare": compare_main, "bundle": bundle_main}
+def check_main(argv: list[str]) -> int:
+    """``opt-py check``: IREE's check tests compiled and run (iree/check.py)."""
+    from ..iree.check import check_main as check
+
+    return check(argv)
+
+
+SUBCOMMANDS = {"compile": compile_main, "compare": compare_main, "bundle": bundle_main, "check": check_main}
 
 
 if __name__ == "__main__":  # pragma: no cover

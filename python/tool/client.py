@@ -57,7 +57,7 @@ SERVER_MAIN = (
     "from opt_py.tool.server import main; main(sys.argv[2], started)"
 )
 FORWARDED_SIGNALS = (2, 15, 1, 3)  # SIGINT, SIGTERM, SIGHUP, SIGQUIT
-COLD_SUBCOMMANDS = ("compare", "bundle")  # they run IREE's runtime: cold
+COLD_SUBCOMMANDS = ("compare", "bundle", "check")  # they run IREE's runtime: cold
 _KEY_MODULUS = (1 << 127) - 1  # the key: the material as one integer, modulo this prime
 
 

@@ -108,8 +108,13 @@ def compare_main(argv: list[str]) -> int:
         b = e2e.compile_program(
             args.input, target, inject=args.inject, inject_codegen=args.inject_codegen, extra_flags=iree_flags
         )
+        side = "A"
         out_a = e2e.run_runtime(a, target, args.function, inputs)
+        side = "B"
         out_b = e2e.run_runtime(b, target, args.function, inputs)
+    except e2e.ModuleMisbehaved as e:  # wrong results, not an error of the comparison
+        print(f"{side} is wrong: {e}\nDIFFERENT")
+        return 1
     except MemoryError as e:
         print(f"opt-py compare: error: out of memory making or running the inputs: {e}", file=sys.stderr)
         return 2
@@ -135,7 +140,11 @@ def _per_dispatch(args, iree_flags, inputs) -> int:
         e2e.TARGETS[args.a_target or args.target], tuple(args.a_inject), tuple(args.a_inject_codegen), tuple(iree_flags)
     )
     b = hunt.Build(e2e.TARGETS[args.target], tuple(args.inject), tuple(args.inject_codegen), tuple(iree_flags))
-    result = hunt.hunt(args.input, args.function, inputs, a, b, rtol=args.rtol, atol=args.atol, save=args.save)
+    try:
+        result = hunt.hunt(args.input, args.function, inputs, a, b, rtol=args.rtol, atol=args.atol, save=args.save)
+    except e2e.ModuleMisbehaved as e:  # wrong results, not an error of the hunt
+        print(f"wrong: {e}\nDIFFERENT")
+        return 1
     shapes = ", ".join("x".join(map(str, np_shape + (str(x.dtype),))) for x in inputs for np_shape in [x.shape])
     print(f"inputs: {shapes} ({'given' if args.inputs else f'random, seed {args.seed}'})")
     print("\n".join(result.lines))
