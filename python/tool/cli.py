@@ -248,9 +248,11 @@ def compare_main(argv: list[str]) -> int:
 
 
 def bundle_main(argv: list[str]) -> int:
+    """``opt-py bundle``: the bundle (layer iree) gets the program generators from here (layer tool)."""
+    from ..cases import generators
     from ..iree.bundle import bundle_main as write
 
-    return write(argv)
+    return write(argv, generators())
 
 
 def check_main(argv: list[str]) -> int:
