@@ -63,6 +63,8 @@ SERVER_MAIN = (
     "from opt_py.tool.server import main; main(sys.argv[2], started)"
 )
 FORWARDED_SIGNALS = (2, 15, 1, 3)  # SIGINT, SIGTERM, SIGHUP, SIGQUIT
+# A cold run's supervisor forwards every signal that would end it, as the run's own process would get it.
+ENDING_SIGNALS = (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 24, 25, 26, 27, 29, 30, 31)
 COLD_SUBCOMMANDS = ("compare", "bundle")  # they run IREE's runtime: cold
 PROGRESS_ENV = "OPT_PY_PROGRESS"  # the run's progress file (run/progress.py), created by its supervisor
 CRASH_SIGNALS = (4, 5, 6, 7, 8, 11, 31)  # SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS
@@ -136,10 +138,11 @@ def _remove_progress_file() -> None:
 def run_cold(args: list[str]) -> int | None:
     """Run ``opt-py ARGS`` in a child forked from here and supervise it: its exit status, minus the
     signal of a crash, or None where no child could be forked. The child runs ``cli.main``; a signal
-    sent to this process alone is forwarded to it (one a terminal sends reaches both)."""
+    that would end this process, sent to it alone, is forwarded to the child instead (one a
+    terminal sends reaches both), and this process dies of it when the child does."""
     import _signal
 
-    watched = {_signal.SIGCHLD, *FORWARDED_SIGNALS}
+    watched = {_signal.SIGCHLD, *ENDING_SIGNALS}
     old = _signal.pthread_sigmask(_signal.SIG_BLOCK, watched)  # from before the fork: none is lost
     try:
         pid = os.fork()
