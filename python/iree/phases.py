@@ -365,7 +365,7 @@ class Compilation:
             with progress.step("iree", f"phases {PHASES[first]} {to}"):
                 ok = self.in_iree(self.inv.execute)
             if not ok:
-                progress.remember("failed", to)
+                progress.remember(progress.FAILED, to)
                 return False
             self.reached = to
             first = PHASES.index(to) + 1

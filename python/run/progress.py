@@ -20,6 +20,7 @@ import os
 from contextlib import contextmanager
 
 PYTHON_STACK_MARK = "Fatal Python error"  # how faulthandler's report begins
+FAILED = "failed"  # what a crash re-run remembers: the phase of IREE's that failed (iree/phases.py)
 
 _file = {"pid": None, "fd": None}
 _steps: list[str] = []

@@ -463,7 +463,7 @@ def start_server(path: str | None) -> None:
             os.posix_spawn(
                 sys.executable,
                 [sys.executable, "-c", SERVER_MAIN, marshal.dumps(sys.path).hex(), path],
-                os.environ,
+                {k: v for k, v in os.environ.items() if k != PROGRESS_ENV},  # this run's, not the server's
                 file_actions=[
                     (os.POSIX_SPAWN_DUP2, devnull, 0),
                     (os.POSIX_SPAWN_DUP2, devnull, 1),

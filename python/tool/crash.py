@@ -63,13 +63,14 @@ def report(signum: int, args: list[str], progress_path: str | None, progress_env
     from ..run import progress
 
     steps, python_stack = progress.read(progress_path) if progress_path else ([], "")
+    steps = [s for s in steps if s[0] != progress.FAILED]
     lines = []
-    if _culprit(steps) == "IREE":
+    if _in_a_pass_of_iree(steps):
         found = _diagnose(args, progress_env)
-        if found.get("phase") and steps[-1][1].startswith("phases "):  # the re-run found which one
+        if found.get("phase") and steps[-1][0] == "iree":  # the re-run found which phase
             steps = steps[:-1] + [("iree", f"phases {found['phase']} {found['phase']}")]
         lines = found["notes"]
-    elif python_stack:
+    elif _culprit(steps) != "IREE" and python_stack:
         lines = _python_stack_notes(python_stack)
     if _culprit(steps) == "opt-py":
         lines.append("opt-py: note: no IREE pass and no Python pass was running: a bug of opt-py or of the bindings")
@@ -88,6 +89,13 @@ def signal_text(signum: int) -> str:
     except ValueError:
         name = f"signal {signum}"
     return f"{name}: {SIGNAL_WORDS.get(signum) or (signal.strsignal(signum) or 'unknown').lower()}"
+
+
+def _in_a_pass_of_iree(steps) -> bool:
+    """Whether the crash was in passes IREE ran (its phases) or opt-py did (C++ segments): a re-run
+    with the crash reproducer on finds the pass."""
+    kind, text = steps[-1] if steps else (None, "")
+    return kind in ("cpp", "pipeline") or (kind == "iree" and text.startswith("phases "))
 
 
 def _culprit(steps) -> str:
@@ -219,7 +227,7 @@ def _failed_pass(directory: str, rerun) -> dict:
     from ..run.engine import SEGMENT_REPRODUCER
 
     steps, _ = progress.read(os.path.join(directory, PROGRESS))
-    found = {"phase": next((text for kind, text in steps if kind == "failed"), None)}
+    found = {"phase": next((text for kind, text in steps if kind == progress.FAILED), None)}
     reproducer = os.path.join(directory, REPRODUCER)
     told = rerun.stderr.decode(errors="replace")
     segment = os.path.join(directory, SEGMENT_REPRODUCER)
