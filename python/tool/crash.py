@@ -184,15 +184,23 @@ def _rerun(args: list[str], directory: str, progress_env: str):
 def _same_stdin():
     """The run's standard input again from its start where it is a regular file; else nothing."""
     import contextlib
-    import stat
     import subprocess
 
-    try:
-        if stat.S_ISREG(os.fstat(0).st_mode):
+    if _stdin_is_a_file():
+        try:
             return open("/proc/self/fd/0", "rb")
-    except OSError:
-        pass
+        except OSError:
+            pass
     return contextlib.nullcontext(subprocess.DEVNULL)
+
+
+def _stdin_is_a_file() -> bool:
+    import stat
+
+    try:
+        return stat.S_ISREG(os.fstat(0).st_mode)
+    except OSError:
+        return False
 
 
 def rerun_main(directory: str, args: list[str]) -> None:
@@ -265,10 +273,12 @@ def _reproducer_pass(path: str) -> str | None:
 def _pass_notes(found: dict, directory: str, rerun) -> list[str]:
     if not found.get("cls") and not found.get("pass"):
         how = f"died of signal {-rerun.returncode}" if rerun.returncode < 0 else f"exited {rerun.returncode}"
-        return [
-            f"opt-py: note: the re-run {how} and IREE named no pass (its messages: {directory}/rerun.txt); "
+        why = (
             "the crash may depend on threads or timing"
-        ]
+            if _stdin_is_a_file()
+            else "standard input, where the run read it, could not be given to it again"
+        )
+        return [f"opt-py: note: the re-run {how} and IREE named no pass (its messages: {directory}/rerun.txt); {why}"]
     name = f"'{found['pass']}'" if found.get("pass") else f"'{found['cls']}'"
     if found.get("pass") and found.get("cls"):
         name += f" ({found['cls']})"
