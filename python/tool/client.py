@@ -195,7 +195,10 @@ def _died_of(signum: int, forwarded: set) -> int:
     if signum in CRASH_SIGNALS and signum not in forwarded:
         return -signum
     _remove_progress_file()
-    _signal.signal(signum, _signal.SIG_DFL)
+    try:
+        _signal.signal(signum, _signal.SIG_DFL)
+    except OSError:
+        pass  # SIGKILL or SIGSTOP: no handler to reset
     os.kill(os.getpid(), signum)
     return 128 + signum  # the signal is blocked or ignored here
 
