@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from ..errors import CodegenError, CompileError
+from ..run import progress
 from ..run.diagnostics import Collector, from_console, render
 from . import compiler_api, input_conversion
 
@@ -125,10 +126,11 @@ def compile_with_injections(
             if not c.compile_to(phase):
                 return c.failed(f"IREE compilation failed before reaching phase '{phase}'")
             module = c.export()
-            for step in steps:
-                result = step(c, module)
-                if result is not None:
-                    return result
+            with progress.step("stop", phase):
+                for step in steps:
+                    result = step(c, module)
+                    if result is not None:
+                        return result
             c.import_(module)
         previous = c.reached
         if not c.compile_to(end):
@@ -261,6 +263,8 @@ class Compilation:
         from ..run.engine import OptOptions, RunHooks
 
         self.lib = compiler_api.library()  # before the session: API objects keep the handle they are made with
+        if progress.diagnosis:  # a crash re-run: IREE writes a reproducer of the pass that crashes
+            compiler_api.reproduce_crashes(self.lib, iree_flags, progress.diagnosis)
         self.session = api.Session()
         try:
             self.session.set_flags(*iree_flags)
@@ -269,6 +273,11 @@ class Compilation:
         self.ctx = self.session.context
         self.collector = Collector(self.ctx)
         self.inv = self.session.invocation()
+        if progress.diagnosis:
+            # MLIR writes a local reproducer only without threads; IREE's console
+            # handler prints notes, among them the one naming the pass that crashed.
+            self.ctx.enable_multithreading(False)
+            self.inv.enable_console_diagnostics()
         self.input_path, self.iree_flags, self.dump_dir = input_path, iree_flags, dump_dir
         self.opts, self.hooks = opt_options or OptOptions(), RunHooks()
         self.messages: list[str] = []
@@ -340,16 +349,26 @@ class Compilation:
             source = api.Source.open_file(self.session, self.input_path)
         else:
             source = api.Source.wrap_buffer(self.session, self.data, buffer_name=self.input_path)
-        return self.in_iree(lambda: self.inv.parse_source(source))
+        with progress.step("iree", "parse"):
+            return self.in_iree(lambda: self.inv.parse_source(source))
 
     def compile_to(self, phase: str) -> bool:
-        """Run IREE's phases after ``reached`` up to and including ``phase``."""
+        """Run IREE's phases after ``reached`` up to and including ``phase``.
+
+        A crash re-run (``run/progress.py``) runs them one phase at a time and
+        remembers the one that fails: the phase of the crash."""
         if phase == "start":  # parsed: IREE has nothing to run (and refuses --compile-to=start)
             return True
-        compiler_api.set_phases(self.lib, self.inv, self.reached, phase)
-        if not self.in_iree(self.inv.execute):
-            return False
-        self.reached = phase
+        first = PHASES.index(self.reached or "start") + 1
+        for to in PHASES[first : PHASES.index(phase) + 1] if progress.diagnosis else [phase]:
+            compiler_api.set_phases(self.lib, self.inv, self.reached, to)
+            with progress.step("iree", f"phases {PHASES[first]} {to}"):
+                ok = self.in_iree(self.inv.execute)
+            if not ok:
+                progress.remember(progress.FAILED, to)
+                return False
+            self.reached = to
+            first = PHASES.index(to) + 1
         return True
 
     def export(self):
@@ -360,7 +379,8 @@ class Compilation:
 
     def import_(self, module) -> None:
         """Hand ``module`` back to IREE."""
-        self.in_iree(lambda: self.inv.import_module(module))
+        with progress.step("iree", f"import {self.reached or 'start'}"):
+            self.in_iree(lambda: self.inv.import_module(module))
 
     def output(self, as_ir: bool) -> CompileResult:
         from iree.compiler import api
@@ -368,10 +388,11 @@ class Compilation:
         self.messages += self.report()
         out = api.Output.open_membuffer()
         try:
-            if as_ir:
-                self.inv.output_ir(out)
-            else:
-                self.inv.output_vm_bytecode(out)
+            with progress.step("iree", "output"):
+                if as_ir:
+                    self.inv.output_ir(out)
+                else:
+                    self.inv.output_vm_bytecode(out)
         except ValueError as e:
             return self.failed(str(e))
         data = bytes(out.map_memory())

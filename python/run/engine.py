@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from ..authoring import PassContext, PatternPass
 from ..errors import PipelineError
 from ..pipeline.plan import Plan, Step
+from . import progress
 from .diagnostics import Collector, Diag, format_location
 from .options import OptOptions
 from .placement import concrete_paths, nest_text, targets
@@ -125,6 +126,11 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
     Returns (succeeded, may have changed the IR). Failures are emitted as
     located errors; a pattern pass that applied no pattern changed nothing.
     """
+    with progress.step("python", step.pass_.py.name):
+        return _run_python_step(step, root, hooks)
+
+
+def _run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
     from .rewrite_driver import PatternFailure, apply_pattern_pass, nothing_to_match
 
     p = step.pass_.py
@@ -194,7 +200,8 @@ def run_plan(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Col
     """
     from iree.compiler import ir
 
-    instrumented = opts.prints_ir or opts.timing or opts.pass_statistics
+    # A crash re-run (run/progress.py) runs each C++ segment on its own, to save it first.
+    instrumented = (opts.prints_ir or opts.timing or opts.pass_statistics) and not progress.diagnosis
     if not plan.steps:
         if opts.verify_each:
             try:
@@ -203,16 +210,26 @@ def run_plan(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Col
                 collector.add_error(e)
                 return False
         return True
-    if instrumented:
-        return _run_on_one_pass_manager(plan, root, opts, hooks, collector)
+    with progress.step("pipeline", plan.text):
+        if instrumented:
+            return _run_on_one_pass_manager(plan, root, opts, hooks, collector)
+        return _run_stages(plan, root, opts, hooks, collector)
+
+
+def _run_stages(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Collector) -> bool:
+    """Each C++ segment on its own PassManager, each Python pass called directly (see ``run_plan``)."""
+    from iree.compiler import ir
+
     for stage in stages(plan, root):
         if stage.cpp is not None:
             pm = pass_manager_for(plan, root)
             add_cpp(pm, stage.cpp, plan)
             pm.enable_verifier(opts.verify_each)
             seen = collector.errors_seen
+            if progress.diagnosis:
+                save_reproducer(root, stage.cpp, progress.diagnosis)
             try:
-                with errors_to_handlers(root.context):
+                with errors_to_handlers(root.context), progress.step("cpp", stage.cpp):
                     pm.run(root)
             except ir.MLIRError as e:
                 collector.add_error(e, seen)
@@ -264,6 +281,31 @@ def _run_on_one_pass_manager(plan: Plan, root, opts: OptOptions, hooks: RunHooks
         return False
     finally:
         del pm  # timing and statistics reports print when the pass manager goes
+
+
+SEGMENT_REPRODUCER = "segment.mlir"
+
+
+def save_reproducer(root, cpp: str, directory: str) -> None:
+    """``root`` and the C++ segment about to run on it, as an MLIR reproducer file in ``directory``
+    (``iree-opt --run-reproducer`` runs it): written by a crash re-run before each segment."""
+    import os
+
+    pipeline = f"builtin.module({cpp})" if root.name == "builtin.module" else f"builtin.module({root.name}({cpp}))"
+    text = root.get_asm(enable_debug_info=True, assume_verified=True)
+    if root.name != "builtin.module":
+        text = "module {\n" + text + "\n}"
+    resources = (
+        "\n{-#\n  external_resources: {\n    mlir_reproducer: {\n"
+        f'      pipeline: "{_mlir_string(pipeline)}",\n      disable_threading: true,\n      verify_each: true\n'
+        "    }\n  }\n#-}\n"
+    )
+    with open(os.path.join(directory, SEGMENT_REPRODUCER), "w") as f:
+        f.write(text + resources)
+
+
+def _mlir_string(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 @contextmanager

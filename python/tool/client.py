@@ -17,6 +17,12 @@ works: ``server.py``).
 4. Sent: argv, environment, umask, and as descriptors stdin, stdout, stderr
    and the working directory. Received: ``P<pid>`` (signals are forwarded to
    it), then ``X<status>`` or ``S<signal>``; or ``R``: not served, run here.
+
+Either way this process supervises the run, which may die with IREE in it
+(a C++ crash): a cold run is forked from it (``run_cold``). It creates the
+run's progress file and names it in ``OPT_PY_PROGRESS`` (``run/progress.py``);
+when the run dies of a crash signal it did not forward, ``crash.py`` reports
+where and why instead of dying silently.
 """
 
 import os
@@ -57,7 +63,12 @@ SERVER_MAIN = (
     "from opt_py.tool.server import main; main(sys.argv[2], started)"
 )
 FORWARDED_SIGNALS = (2, 15, 1, 3)  # SIGINT, SIGTERM, SIGHUP, SIGQUIT
+# A cold run's supervisor forwards every signal that would end it, as the run's own process would get it.
+ENDING_SIGNALS = (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 24, 25, 26, 27, 29, 30, 31)
 COLD_SUBCOMMANDS = ("compare", "bundle", "check")  # they run IREE's runtime: cold
+PROGRESS_ENV = "OPT_PY_PROGRESS"  # the run's progress file (run/progress.py), created by its supervisor
+CRASH_SIGNALS = (4, 5, 6, 7, 8, 11, 31)  # SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS
+_SI_KERNEL = 0x80  # si_code of a signal from the kernel: a terminal's Ctrl-C reaches its whole foreground group
 _KEY_MODULUS = (1 << 127) - 1  # the key: the material as one integer, modulo this prime
 
 
@@ -66,22 +77,134 @@ class NotServed(Exception):
 
 
 def main() -> int:
-    """The ``opt-py`` command: served warm where it can be, else run here.
+    """The ``opt-py`` command: served warm where it can be, else forked from here; a crash is reported.
 
     Either way the process ends with ``os._exit`` once its streams are
     flushed: the interpreter's teardown changes nothing the user can see.
     """
     args = sys.argv[1:]
-    served = serve(args)
-    if served is not None:
-        os._exit(finish(served))
-    from .cli import main as run_here
+    progress = _create_progress_file()
+    rc = serve(args)
+    if rc is None:
+        rc = run_cold(args)
+    if rc is None:  # no fork: run here, unsupervised
+        from .cli import main as run_here
 
-    os._exit(finish(run_here(args)))
+        rc = run_here(args)
+    elif rc < 0:
+        rc = _report_crash(-rc, args, progress)
+    _remove_progress_file()
+    os._exit(finish(rc))
+
+
+def _report_crash(signum: int, args: list[str], progress: str | None) -> int:
+    """``crash.py``'s report of the run's death by ``signum``; the exit status, 128 + ``signum``,
+    even where the report cannot be written."""
+    try:
+        from .crash import report
+
+        return report(signum, args, progress, PROGRESS_ENV)
+    except (OSError, KeyboardInterrupt):
+        return 128 + signum
+    finally:
+        _remove_progress_file()
+
+
+_PROGRESS = [None]  # this supervisor's progress file
+
+
+def _create_progress_file() -> str | None:
+    """A new empty file only this user can read, named to the run in ``PROGRESS_ENV``; None if none can be made."""
+    path = os.path.join(os.environ.get("TMPDIR") or "/tmp", f"opt-py-progress-{os.getpid()}-{os.urandom(6).hex()}")
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+    except OSError:
+        os.environ.pop(PROGRESS_ENV, None)
+        return None
+    os.environ[PROGRESS_ENV] = path
+    _PROGRESS[0] = path
+    return path
+
+
+def _remove_progress_file() -> None:
+    if _PROGRESS[0]:
+        try:
+            os.unlink(_PROGRESS[0])
+        except OSError:
+            pass
+        _PROGRESS[0] = None
+
+
+def run_cold(args: list[str]) -> int | None:
+    """Run ``opt-py ARGS`` in a child forked from here and supervise it: its exit status, minus the
+    signal of a crash, or None where no child could be forked. The child runs ``cli.main``; a signal
+    that would end this process, sent to it alone, is forwarded to the child instead (one a
+    terminal sends reaches both), and this process dies of it when the child does."""
+    import _signal
+
+    watched = {_signal.SIGCHLD, *ENDING_SIGNALS}
+    old = _signal.pthread_sigmask(_signal.SIG_BLOCK, watched)  # from before the fork: none is lost
+    try:
+        pid = os.fork()
+    except OSError:
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, old)
+        return None
+    if pid == 0:
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, old)
+        record_progress()
+        from .cli import main as run_here
+
+        os._exit(finish(run_here(args)))
+    forwarded = set()
+    while True:
+        info = _signal.sigwaitinfo(watched)
+        if info.si_signo != _signal.SIGCHLD:
+            if info.si_code != _SI_KERNEL:
+                _kill_quietly(pid, info.si_signo)
+                forwarded.add(info.si_signo)
+            continue
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+    _signal.pthread_sigmask(_signal.SIG_SETMASK, old)
+    if os.WIFSIGNALED(status):
+        return _died_of(os.WTERMSIG(status), forwarded)
+    return os.WEXITSTATUS(status)
+
+
+def record_progress() -> None:
+    """In the run: record its steps in the file its supervisor named (``run/progress.py``)."""
+    path = os.environ.pop(PROGRESS_ENV, None)  # this run's: not a subprocess's
+    if path:
+        from ..run import progress
+
+        progress.attach(path)
+
+
+def _kill_quietly(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except OSError:
+        pass
+
+
+def _died_of(signum: int, forwarded: set) -> int:
+    """The run died of ``signum``: minus it for a crash (reported), else this process dies of it too."""
+    import _signal
+
+    if signum in CRASH_SIGNALS and signum not in forwarded:
+        return -signum
+    _remove_progress_file()
+    try:
+        _signal.signal(signum, _signal.SIG_DFL)
+    except OSError:
+        pass  # SIGKILL or SIGSTOP: no handler to reset
+    os.kill(os.getpid(), signum)
+    return 128 + signum  # the signal is blocked or ignored here
 
 
 def serve(args: list[str]) -> int | None:
-    """The exit status of ``opt-py ARGS`` run by the warm server, or None."""
+    """The exit status of ``opt-py ARGS`` run by the warm server (minus the signal of a crash), or None."""
     if args and args[0] in COLD_SUBCOMMANDS:
         return None
     return run_on_server(args)
@@ -264,18 +387,18 @@ def _run(sock, args: list[str]) -> int | None:
 
 
 def _wait(sock) -> int:
-    """Forward signals to the worker until the server says how it ended."""
+    """Forward signals to the worker until the server says how it ended: its exit status, or minus
+    the signal of a crash."""
     import _signal
 
     worker = [0]
     pending = []
+    forwarded = set()
 
     def forward(signum, _frame):
+        forwarded.add(signum)
         if worker[0]:
-            try:
-                os.kill(worker[0], signum)
-            except OSError:
-                pass
+            _kill_quietly(worker[0], signum)
         else:
             pending.append(signum)
 
@@ -299,9 +422,7 @@ def _wait(sock) -> int:
                 elif kind == b"S":
                     for s, h in previous.items():
                         _signal.signal(s, h)
-                    _signal.signal(value, _signal.SIG_DFL)
-                    os.kill(os.getpid(), value)
-                    return 128 + value  # the signal is blocked or ignored here
+                    return _died_of(value, forwarded)
             try:
                 chunk = sock.recv(64)
             except OSError:
@@ -325,6 +446,7 @@ def _not_served(pending: list[int], previous: dict) -> None:
     if pending:
         for s, h in previous.items():
             _signal.signal(s, h)
+        _remove_progress_file()
         _signal.signal(pending[0], _signal.SIG_DFL)
         os.kill(os.getpid(), pending[0])
     raise NotServed
@@ -344,7 +466,7 @@ def start_server(path: str | None) -> None:
             os.posix_spawn(
                 sys.executable,
                 [sys.executable, "-c", SERVER_MAIN, marshal.dumps(sys.path).hex(), path],
-                os.environ,
+                {k: v for k, v in os.environ.items() if k != PROGRESS_ENV},  # this run's, not the server's
                 file_actions=[
                     (os.POSIX_SPAWN_DUP2, devnull, 0),
                     (os.POSIX_SPAWN_DUP2, devnull, 1),

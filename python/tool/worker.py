@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .client import PROTOCOL, finish, flush_std_streams
+from .client import PROTOCOL, finish, flush_std_streams, record_progress
 
 _MADV_POPULATE_WRITE = 23  # Linux 5.14
 _PREFAULT_LIMIT = 4 << 20  # writable mappings above this (except the heap) are mostly untouched reservations
@@ -232,6 +232,7 @@ def _run_as_main(argv0: str, args: list[str]) -> int:
     tempfile.tempdir = None  # TMPDIR is the client's
     _std_streams()
     sys.argv = [argv0, *args]
+    record_progress()
     from . import cli
 
     try:
