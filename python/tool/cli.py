@@ -212,6 +212,9 @@ def list_passes() -> int:
 
 
 def _list_passes(registry) -> int:
+    """Each Python pass with its options (a choice shows its values: ``form=auto|rank|...``), then C++'s."""
+    from ..authoring.options import format_option_value, is_choice, option_type_name
+
     out = ["Python passes:"]
     for name, cls in registry.python_passes().items():
         out.append(f"  {name:<40} - {cls.summary}   [anchor: {cls.anchor}]")
@@ -221,8 +224,8 @@ def _list_passes(registry) -> int:
             out.append(f"      (options cannot be read: {type(e).__name__}: {e})")
             continue
         for cli, _field, typ, default, help in declared:
-            tname = getattr(typ, "__name__", str(typ))
-            out.append(f"      {cli}={tname} (default {default!r}) - {help}")
+            shown = repr(format_option_value(default)) if is_choice(typ) else repr(default)
+            out.append(f"      {cli}={option_type_name(typ)} (default {shown}) - {help}")
     out.append("C++ passes and pipelines (MLIR and IREE):")
     for name, summary in registry.cpp_passes():
         out.append(f"  {name:<40} - {summary}")

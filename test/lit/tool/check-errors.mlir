@@ -14,7 +14,7 @@
 
 // ABSENT: opt-py check: error: {{.*}}.absent.mlir: cannot open input file
 
-// FIXES: opt-py check: error: unknown fix(es) no-such-fix in --fixes (fixes: sort-slice-to-topk,
+// FIXES: opt-py check: error: unknown fix(es) no-such-fix in --fixes (fixes: {{.*}}sort-slice-to-topk,
 // FIXES-NOT: functions in
 
 // NO-FILE: opt-py check: error: the following arguments are required: FILE.mlir
