@@ -76,6 +76,12 @@ FIXES: tuple[Fix, ...] = (
         "wrong numbers; written out as PyTorch computes it",
         phase="start",
     ),
+    # On the module as parsed: torch-mlir has no op for argsort.stable; aten.argsort's lowering sorts stably.
+    Fix(
+        "torch-argsort-stable-as-argsort",
+        "torch.argsort(stable=True) exports as torch.aten.argsort.stable, which has no lowering: aten.argsort",
+        phase="start",
+    ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",
