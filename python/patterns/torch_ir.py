@@ -89,6 +89,12 @@ def constant_bool(value) -> bool | None:
     return ir.BoolAttr(attr).value if attr is not None else None
 
 
+def constant_str(value) -> str | None:
+    """The string a ``torch.constant.str`` defines, or None."""
+    attr = _constant(value, "torch.constant.str")
+    return ir.StringAttr(attr).value if attr is not None else None
+
+
 def is_none(value) -> bool:
     """Whether ``value`` is ``torch.constant.none`` (an optional argument left out)."""
     op = defining_op(value)
@@ -157,6 +163,12 @@ def int_constant(n: int):
     """``torch.constant.int n``."""
     attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), n)
     return create("torch.constant.int", [ir.Type.parse("!torch.int")], [], {"value": attr}).result
+
+
+def float_constant(x: float):
+    """``torch.constant.float x`` (an f64; an op taking it as a Scalar rounds it to the tensor's dtype)."""
+    attr = ir.FloatAttr.get(ir.F64Type.get(), x)
+    return create("torch.constant.float", [ir.Type.parse("!torch.float")], [], {"value": attr}).result
 
 
 def bool_constant(b: bool):
