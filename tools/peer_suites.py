@@ -361,6 +361,16 @@ def mismatch(text: str) -> str:
     return first_error(text)
 
 
+def check_failure(text: str) -> str:
+    """``opt-py check``'s first failing function (``FAIL  FILE @FUNCTION``) with the first line of its why."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("FAIL"):
+            why = lines[i + 1].strip() if i + 1 < len(lines) and lines[i + 1][:1].isspace() else ""
+            return " ".join(filter(None, [line.strip(), why]))
+    return first_error(text)
+
+
 def failed_step(step: Step, phase: str) -> dict | None:
     """The record of a step that did not succeed, None when it did."""
     both = step.stdout + "\n" + step.stderr
@@ -380,8 +390,9 @@ def failed_step(step: Step, phase: str) -> dict | None:
     if phase == "run":
         return {**rec, "outcome": "run-fail", "error": mismatch(both)}
     # opt-py check: 1 an expectation failed, 2 an error (compile or load)
-    outcome = "run-fail" if step.rc == 1 else "error"
-    return {**rec, "outcome": outcome, "error": tb or first_error(both)}
+    if step.rc == 1:
+        return {**rec, "outcome": "run-fail", "error": tb or check_failure(both)}
+    return {**rec, "outcome": "error", "error": tb or first_error(both)}
 
 
 def run_case(
@@ -424,9 +435,10 @@ def family(error: str) -> str:
 
     Kept: the message, quoted op names, the ONNX op a ``torch.operator`` stands
     for, the crash site and pass. Dropped: locations, the printed op after the
-    message, SSA names, types, numbers.
+    message, the file and function of a failed check, SSA names, types, numbers.
     """
     text = _LOCATION.sub("", error.strip())
+    text = re.sub(r"^FAIL\s+\S+\s+@\S+\s*", "check failed: ", text)  # opt-py check: the file and function
     text = re.sub(r"^(?:opt-py: )?error:\s*", "", text)
     onnx = _ONNX_OP.search(error)
     text = re.split(r":\s+(?=%|\"|\w+\.\w+\"?\()", text, maxsplit=1)[0]

@@ -308,13 +308,13 @@ def test_against_iree():
     }
 
 
-STUB_CHECK = """import os, sys
+STUB_CHECK = r"""import os, sys
 program = open(sys.argv[1]).read()
 print(" ".join(sys.argv[1:]), file=sys.stderr)
 if "SEGV" in program:
     os.kill(os.getpid(), 11)
 if "FAIL" in program:
-    print("f.mlir: @main: check.expect_eq: got 1, want 2", file=sys.stderr)
+    print("FAIL  f.mlir @main\n      expect_eq: got 1, want 2\n1 function in 1 file: 0 passed, 1 failed")
     sys.exit(1)
 sys.exit(2 if "ERROR" in program else 0)
 """
@@ -330,7 +330,8 @@ def test_e2e_files_go_through_opt_py_check(tmp_path, text, outcome):
     assert rec["outcome"] == outcome
     assert ps.check_command(case, "fixes", ["c"]) == ["c", "f.mlir", "--target", "cpu", "--fixes", "--x=1"]
     if outcome == "run-fail":
-        assert rec["error"] == "f.mlir: @main: check.expect_eq: got 1, want 2"
+        assert rec["error"] == "FAIL  f.mlir @main expect_eq: got 1, want 2"
+        assert ps.family(rec["error"]) == "check failed: expect_eq: got N, want N"
 
 
 # --------------------------------------------------------------------------
