@@ -437,7 +437,8 @@ def family(error: str) -> str:
     for, the crash site and pass. Dropped: locations, the printed op after the
     message, the file and function of a failed check, SSA names, types, numbers.
     """
-    text = _LOCATION.sub("", error.strip())
+    text = re.sub(r"^opt-py check: error: \S+: compilation failed: ", "", error.strip())
+    text = _LOCATION.sub("", text)
     text = re.sub(r"^FAIL\s+\S+\s+@\S+\s*", "check failed: ", text)  # opt-py check: the file and function
     text = re.sub(r"^(?:opt-py: )?error:\s*", "", text)
     onnx = _ONNX_OP.search(error)

@@ -131,6 +131,8 @@ def test_family_drops_shapes_and_locations_keeps_ops():
         "'tensor.expand_shape' op expected dimension N of tensor<...>"
     )
     assert ps.family("error: x") == ps.family("<unknown>:0: error: x") == "x"
+    failed = "opt-py check: error: a.mlir: compilation failed: a.mlir:3:4: error: custom op 'linalg.add' is unknown"
+    assert ps.family(failed) == "custom op 'linalg.add' is unknown"
 
 
 def test_no_family_merges_different_onnx_ops():
