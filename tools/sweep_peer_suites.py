@@ -2,7 +2,7 @@
 """Sweep the peers' suites stock and with ``--fixes``: the contract as a number.
 
     python tools/sweep_peer_suites.py [--suite onnx_ops|iree_e2e] [--target cpu|cuda|rocm]
-        [--variant stock --variant fixes --variant fixes=NAME,...] [--cases GLOB,...]
+        [--variant stock --variant fixes --variant fixes=NAME,...] [--cases GLOB,...] [--iree-xfails]
         [--sample N [--seed S] | --every K] [--jobs N] [--out DIR] [--report-only]
         [--bisect] [--redo OUTCOME,...]
 
@@ -51,8 +51,12 @@ DEFAULT_OUT = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "
 # --------------------------------------------------------------------------
 
 
-def select(cases: list, patterns: str = "", sample: int = 0, every: int = 0, seed: int = 0) -> list:
-    """The cases matching any of the comma-separated globs, then every K-th or N drawn at random."""
+def select(
+    cases: list, patterns: str = "", sample: int = 0, every: int = 0, seed: int = 0, names: frozenset | None = None
+) -> list:
+    """The cases named in ``names`` (if given) matching any of the comma-separated globs, then every K-th or N drawn."""
+    if names is not None:
+        cases = [c for c in cases if c.name in names]
     if patterns:
         globs = [p for p in patterns.split(",") if p]
         cases = [c for c in cases if any(fnmatch.fnmatchcase(c.name, g) for g in globs)]
@@ -328,6 +332,11 @@ def parse_args(argv):
     ap.add_argument("--target", choices=ps.TARGETS, action="append", help="default: cpu")
     ap.add_argument("--variant", action="append", help="stock, fixes or fixes=NAME,... (default: stock and fixes)")
     ap.add_argument("--cases", default="", help="comma-separated globs on case names")
+    ap.add_argument(
+        "--iree-xfails",
+        action="store_true",
+        help="onnx_ops: only the cases IREE's list expects to fail (compile or run)",
+    )
     ap.add_argument("--sample", type=int, default=0, help="N cases drawn at random (after --cases/--every)")
     ap.add_argument("--every", type=int, default=0, help="every K-th case in name order")
     ap.add_argument("--seed", type=int, default=0)
@@ -361,7 +370,8 @@ def main(argv=None) -> int:
     bad = 0
     for suite in suites:
         for target in targets:
-            cases = select(ps.cases_of(suite, target, args.peer), args.cases, args.sample, args.every, args.seed)
+            names = iree_xfails(suite, target, args.peer) if args.iree_xfails else None
+            cases = select(ps.cases_of(suite, target, args.peer), args.cases, args.sample, args.every, args.seed, names)
             if not args.report_only:
                 todo = pending(cases, variants, args.out, frozenset(filter(None, args.redo.split(","))))
                 print(f"{suite} {target}: {len(cases)} cases, {len(todo)} runs to do", file=sys.stderr)
@@ -372,6 +382,14 @@ def main(argv=None) -> int:
             if args.bisect:
                 bisect_report(suite, target, args.out, cases, options)
     return 1 if bad else 0
+
+
+def iree_xfails(suite: str, target: str, peer: Path) -> frozenset | None:
+    """The onnx_ops cases IREE's configuration for the target expects to fail; None (every case) for e2e files."""
+    if suite != "onnx_ops":
+        return None
+    config = ps.onnx_config(target, peer)
+    return config.expected_compile_failures | config.expected_run_failures
 
 
 def bisect_report(suite: str, target: str, out: Path, cases: list, options: dict) -> None:
