@@ -3,7 +3,7 @@
 
     python tools/sweep_peer_suites.py [--suite onnx_ops|iree_e2e] [--target cpu|cuda|rocm]
         [--variant stock --variant fixes --variant fixes=NAME,...] [--cases GLOB,...] [--iree-xfails]
-        [--sample N [--seed S] | --every K] [--jobs N] [--out DIR] [--report-only]
+        [--sample N [--seed S] | --every K] [--jobs N] [--out DIR] [--report-only] [--until HH:MM]
         [--bisect] [--redo OUTCOME,...]
 
 Every case of the suite (``tools/peer_suites.py`` says which, with which
@@ -29,6 +29,7 @@ Exit status: 1 when a case regressed or ``--fixes`` printed a traceback, else 0.
 from __future__ import annotations
 
 import argparse
+import datetime
 import fnmatch
 import json
 import os
@@ -134,16 +135,30 @@ def pending(cases: list, variants: list[str], out: Path, redo: frozenset = froze
     return todo
 
 
-def sweep(todo: list[tuple], out: Path, jobs: int, *, log=sys.stderr, **run_options) -> list[dict]:
-    """Run every (case, variant), appending each record as it finishes; the records in finishing order."""
+def _run_before(deadline: float | None, case, variant: str, **run_options) -> dict | None:
+    """The case's record, or None when the deadline (a ``time.time()``) has passed before it starts."""
+    if deadline is not None and time.time() >= deadline:
+        return None
+    return ps.run_case(case, variant, **run_options)
+
+
+def sweep(
+    todo: list[tuple], out: Path, jobs: int, *, log=sys.stderr, deadline: float | None = None, **run_options
+) -> list[dict]:
+    """Run every (case, variant) not started past ``deadline``, appending each record as it finishes.
+
+    The records in finishing order; the runs left out stay pending for a re-run.
+    """
     commit = source_commit()
     records = []
     t0 = time.monotonic()
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(ps.run_case, c, v, **run_options): (c, v) for c, v in todo}
+        futures = {pool.submit(_run_before, deadline, c, v, **run_options): (c, v) for c, v in todo}
         for i, future in enumerate(as_completed(futures), 1):
             case, variant = futures[future]
-            rec = {**future.result(), "commit": commit}
+            if (result := future.result()) is None:
+                continue
+            rec = {**result, "commit": commit}
             append_result(results_path(out, case.suite, case.target, variant), rec)
             records.append(rec)
             if log:
@@ -347,6 +362,7 @@ def parse_args(argv):
     ap.add_argument("--run-timeout", type=float, default=120)
     ap.add_argument("--check", default="", help="the opt-py check command to use (default: opt-py check)")
     ap.add_argument("--server", action="store_true", help="let opt-py use its warm server (default: cold runs)")
+    ap.add_argument("--until", default="", help="start no run after this UTC time (HH:MM); a re-run resumes")
     ap.add_argument("--redo", default="", help="comma-separated outcomes to run again")
     ap.add_argument("--report-only", action="store_true", help="print the report of what is done, run nothing")
     ap.add_argument("--bisect", action="store_true", help="run each regressed case with each fix alone")
@@ -375,13 +391,23 @@ def main(argv=None) -> int:
             if not args.report_only:
                 todo = pending(cases, variants, args.out, frozenset(filter(None, args.redo.split(","))))
                 print(f"{suite} {target}: {len(cases)} cases, {len(todo)} runs to do", file=sys.stderr)
-                sweep(todo, args.out, args.jobs, **options)
+                sweep(todo, args.out, args.jobs, deadline=utc_deadline(args.until), **options)
             text, violations = report(suite, target, args.out, args.peer)
             bad += violations
             print(text)
             if args.bisect:
                 bisect_report(suite, target, args.out, cases, options)
     return 1 if bad else 0
+
+
+def utc_deadline(until: str) -> float | None:
+    """``HH:MM`` UTC as a ``time.time()`` today (tomorrow when already past), None when not given."""
+    if not until:
+        return None
+    now = datetime.datetime.now(datetime.UTC)
+    hours, minutes = map(int, until.split(":"))
+    at = now.replace(hour=hours, minute=minutes, second=0, microsecond=0)
+    return (at if at > now else at + datetime.timedelta(days=1)).timestamp()
 
 
 def iree_xfails(suite: str, target: str, peer: Path) -> frozenset | None:

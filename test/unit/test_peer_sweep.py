@@ -245,6 +245,17 @@ def test_a_rerun_skips_what_is_done(tmp_path):
     assert [(c.name, v) for c, v in todo] == [("test_b", "stock")]
 
 
+def test_nothing_starts_past_the_deadline(tmp_path):
+    """``--until``: runs not started by then are left pending, nothing is written for them."""
+    import time
+
+    todo = [(_case("test_a"), "stock")]
+    assert sweep.sweep(todo, tmp_path, jobs=1, log=None, deadline=time.time() - 1) == []
+    assert sweep.pending([c for c, _ in todo], ["stock"], tmp_path) == todo
+    assert sweep.utc_deadline("") is None
+    assert 0 < sweep.utc_deadline("00:00") - time.time() <= 86400
+
+
 def _rec(outcome, error="", **more):
     return {"outcome": outcome, "error": error, **more}
 
