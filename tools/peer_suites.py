@@ -1,0 +1,452 @@
+"""The peers' suites as cases: which programs, with which flags, run how, and what happened.
+
+Shared by ``tools/sweep_peer_suites.py`` (the sweep) and
+``test/unit/test_peer_sweep.py`` (its CI sample). Two suites, read from
+``../shared/peer`` beside the checkout (its README says what they are):
+
+``onnx_ops``
+    iree-test-suites' ONNX operator tests, one folder each: compiled with the
+    flags of IREE's own configuration for the target (the ``iree_xfails``
+    JSON that also lists what IREE expects to fail), then run by
+    ``iree-run-module --flagfile=run_module_io_flags.txt`` in the folder, which
+    compares the expected outputs itself and exits non-zero on a mismatch.
+``iree_e2e``
+    IREE's ``tests/e2e`` check-test files, per ``iree_check_single_backend_test_suite``
+    of each folder's ``CMakeLists.txt`` for the backend, with its
+    ``COMPILER_FLAGS``: run by ``opt-py check`` (exit 0 every expectation
+    holds, 1 one fails, 2 error).
+
+Each case runs in a child process per step, so an IREE crash, a hang or a
+Python traceback is the case's outcome, not the sweep's. GPU targets are
+compile-only (no device is assumed). A variant is ``stock`` (``iree-compile``;
+for e2e files ``opt-py check`` without fixes), ``fixes`` (``--fixes``),
+``fixes=NAME,...`` (a subset, to find which fix is to blame) or ``opt-py``
+(``opt-py compile`` with no fix: is opt-py itself to blame?).
+
+Outcomes: ``pass``; ``compile-fail`` (the first error line kept); ``run-fail``
+(a wrong number: iree-run-module's mismatch, or a failed ``check.expect_*``);
+``error`` (``opt-py check`` exit 2); ``crash`` (a signal, with the frame and
+pass of IREE's stack dump when it printed one); ``timeout``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PEER = ROOT.parent / "shared" / "peer"
+ONNX_CASES = Path("onnx_ops") / "onnx" / "node" / "generated"
+ONNX_PREFIX = "onnx/node/generated/"  # how IREE's lists name a case
+E2E = Path("iree_e2e")
+XFAILS = Path("iree_xfails")
+
+SUITES = ("onnx_ops", "iree_e2e")
+TARGETS = ("cpu", "cuda", "rocm")
+COMPILE_ONLY = frozenset({"cuda", "rocm"})
+# IREE's own configurations for onnx_ops, one per target (the lists of expected failures come with them)
+ONNX_CONFIGS = {
+    "cpu": "onnx_ops_cpu_llvm_sync_O2.json",
+    "cuda": "onnx_ops_gpu_cuda_O0.json",
+    "rocm": "onnx_ops_gpu_hip_rdna3_O3.json",
+}
+E2E_BACKENDS = {"cpu": "llvm-cpu", "cuda": "cuda", "rocm": "rocm"}
+OUTCOMES = ("pass", "compile-fail", "run-fail", "error", "crash", "timeout")
+# how far a variant got: a failure later in the pipeline is a better failure
+REACH = {"timeout": 0, "crash": 0, "compile-fail": 1, "error": 1, "run-fail": 2, "pass": 3}
+
+
+@dataclass(frozen=True)
+class Case:
+    suite: str
+    target: str
+    name: str  # the case's id within its suite
+    program: str  # the .mlir file
+    cwd: str  # where it runs (onnx_ops: the test folder, for the flagfile's relative paths)
+    flags: tuple[str, ...] = ()  # iree-compile flags
+    run_flags: tuple[str, ...] = ()  # iree-run-module flags (onnx_ops)
+    compile_only: bool = False
+
+
+@dataclass(frozen=True)
+class Config:
+    """One of IREE's onnx_ops configurations: its flags and what it expects to fail."""
+
+    name: str
+    compile_flags: tuple[str, ...]
+    run_flags: tuple[str, ...]
+    expected_compile_failures: frozenset = field(default_factory=frozenset)
+    expected_run_failures: frozenset = field(default_factory=frozenset)
+    skipped: frozenset = field(default_factory=frozenset)  # skip_compile_tests + skip_run_tests
+
+
+# --------------------------------------------------------------------------
+# The cases
+# --------------------------------------------------------------------------
+
+
+def _short(entry: str) -> str:
+    return entry.removeprefix(ONNX_PREFIX)
+
+
+def load_config(path: Path) -> Config:
+    data = json.loads(Path(path).read_text())
+    return Config(
+        name=Path(path).stem,
+        compile_flags=tuple(data["iree_compile_flags"]),
+        run_flags=tuple(data["iree_run_module_flags"]),
+        expected_compile_failures=frozenset(map(_short, data.get("expected_compile_failures", ()))),
+        expected_run_failures=frozenset(map(_short, data.get("expected_run_failures", ()))),
+        skipped=frozenset(map(_short, data.get("skip_compile_tests", []) + data.get("skip_run_tests", []))),
+    )
+
+
+def onnx_config(target: str, peer: Path = PEER) -> Config:
+    return load_config(Path(peer) / XFAILS / ONNX_CONFIGS[target])
+
+
+def onnx_cases(target: str, peer: Path = PEER, config: Config | None = None) -> list[Case]:
+    """Every onnx_ops test folder holding a model, in name order."""
+    config = config or onnx_config(target, peer)
+    root = Path(peer) / ONNX_CASES
+    return [
+        Case(
+            suite="onnx_ops",
+            target=target,
+            name=d.name,
+            program=str(d / "model.mlir"),
+            cwd=str(d),
+            flags=config.compile_flags,
+            run_flags=config.run_flags,
+            compile_only=target in COMPILE_ONLY,
+        )
+        for d in sorted(root.iterdir())
+        if (d / "model.mlir").is_file()
+    ]
+
+
+_SUITE_CALL = re.compile(r"^iree_check_single_backend_test_suite\((.*?)^\)", re.S | re.M)
+_KEYWORD = re.compile(r"^\s+([A-Z_]+)\s*$")
+
+
+def cmake_suites(text: str) -> list[dict[str, list[str]]]:
+    """The keyword arguments of each ``iree_check_single_backend_test_suite`` call, CMake escapes undone."""
+    suites = []
+    for m in _SUITE_CALL.finditer(text):
+        args: dict[str, list[str]] = {}
+        key = None
+        for line in m.group(1).splitlines():
+            if k := _KEYWORD.match(line):
+                key = k.group(1)
+                args[key] = []
+            elif key and (v := re.fullmatch(r'\s*(?:"(.*)"|(\S+))\s*', line)):
+                args[key].append(re.sub(r"\\(.)", r"\1", v.group(1) if v.group(1) is not None else v.group(2)))
+        suites.append(args)
+    return suites
+
+
+def e2e_cases(target: str, peer: Path = PEER) -> list[Case]:
+    """IREE's check tests for the target's backend: one case per (file, suite), named ``DIR/FILE@SUITE``."""
+    root = Path(peer) / E2E
+    backend = E2E_BACKENDS[target]
+    cases = []
+    for cmake in sorted(root.rglob("CMakeLists.txt")):
+        folder = cmake.parent
+        for suite in cmake_suites(cmake.read_text()):
+            if suite.get("TARGET_BACKEND") != [backend]:
+                continue
+            for src in suite.get("SRCS", []):
+                path = folder / src
+                if not path.is_file():
+                    continue
+                cases.append(
+                    Case(
+                        suite="iree_e2e",
+                        target=target,
+                        name=f"{path.relative_to(root)}@{suite['NAME'][0]}",
+                        program=str(path),
+                        cwd=str(folder),
+                        flags=tuple(suite.get("COMPILER_FLAGS", ())),
+                        compile_only=target in COMPILE_ONLY,
+                    )
+                )
+    return sorted(cases, key=lambda c: c.name)
+
+
+def cases_of(suite: str, target: str, peer: Path = PEER) -> list[Case]:
+    return onnx_cases(target, peer) if suite == "onnx_ops" else e2e_cases(target, peer)
+
+
+# --------------------------------------------------------------------------
+# The commands
+# --------------------------------------------------------------------------
+
+
+def tool(name: str) -> str:
+    """An IREE command-line tool, preferably the one installed beside this Python."""
+    beside = Path(sys.executable).parent / name
+    found = str(beside) if beside.is_file() else shutil.which(name)
+    if not found:
+        raise FileNotFoundError(f"{name} is not installed (pip install iree-base-compiler iree-base-runtime)")
+    return found
+
+
+def opt_py() -> list[str]:
+    return [sys.executable, "-m", "opt_py"]
+
+
+def fixes_flag(variant: str) -> list[str]:
+    """``--fixes`` / ``--fixes=NAME,...`` for a variant, nothing for stock or ``opt-py`` (no fix)."""
+    if variant in ("stock", "opt-py"):
+        return []
+    if variant == "fixes":
+        return ["--fixes"]
+    if variant.startswith("fixes="):
+        return [f"--{variant}"]
+    raise ValueError(f"unknown variant {variant!r} (stock, fixes or fixes=NAME,...)")
+
+
+def gpu_target_flags(target: str) -> tuple[str, ...]:
+    """The project's compile flags for a GPU target (e2e files name only a backend)."""
+    from opt_py.iree.e2e import TARGETS as E2E_TARGETS
+
+    return E2E_TARGETS[target].compile_flags
+
+
+def compile_command(case: Case, variant: str, output: str) -> list[str]:
+    flags = list(case.flags)
+    if case.suite == "iree_e2e":
+        flags = list(gpu_target_flags(case.target)) + flags
+    front = [tool("iree-compile")] if variant == "stock" else [*opt_py(), "compile", *fixes_flag(variant)]
+    return [*front, *flags, os.path.relpath(case.program, case.cwd), "-o", output]
+
+
+def run_command(case: Case, module: str) -> list[str]:
+    return [tool("iree-run-module"), f"--module={module}", *case.run_flags, "--flagfile=run_module_io_flags.txt"]
+
+
+def check_command(case: Case, variant: str, check: list[str] | None = None) -> list[str]:
+    """``opt-py check FILE --target T [--fixes] COMPILER_FLAGS`` (``check`` replaces ``opt-py check``)."""
+    front = check or [*opt_py(), "check"]
+    return [*front, os.path.relpath(case.program, case.cwd), "--target", case.target, *fixes_flag(variant), *case.flags]
+
+
+# --------------------------------------------------------------------------
+# Running a step
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    rc: int | None  # None: timed out
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def run_step(cmd: list[str], cwd: str, timeout: float, env: dict | None = None) -> Step:
+    """Run one command in its own process group; on timeout the group is terminated, then killed."""
+    t0 = time.monotonic()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, env=env, start_new_session=True)
+        try:
+            rc = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _stop(proc)
+            rc = None
+        out.seek(0)
+        err.seek(0)
+        return Step(rc, _text(out.read()), _text(err.read()), time.monotonic() - t0)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    for sig, grace in ((signal.SIGTERM, 5), (signal.SIGKILL, 30)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _text(data: bytes, limit: int = 200_000) -> str:
+    return data[-limit:].decode(errors="replace")
+
+
+# --------------------------------------------------------------------------
+# What happened
+# --------------------------------------------------------------------------
+
+
+def signal_of(rc: int, stderr: str) -> int | None:
+    """The signal a process died of: a negative status, a shell-style 128+N, or LLVM's crash exit (256-N)."""
+    if rc < 0:
+        return -rc
+    dumped = "Stack dump:" in stderr or "crash backtrace" in stderr
+    if 128 < rc < 160 and (dumped or rc - 128 in (4, 6, 7, 8, 11)):
+        return rc - 128
+    if 224 < rc < 256 and dumped:
+        return 256 - rc
+    return None
+
+
+def signal_name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"
+
+
+_FRAME = re.compile(r"^\s*#\d+\s+0x[0-9a-f]+\s+(.*\S)\s+\S+\.\w+:\d+:\d+\s*$")
+_PASS_FRAME = re.compile(r"(\w+)::runOnOperation\(\)")
+
+
+def _function(frame: str) -> str:
+    """``ns::Class::method`` of a demangled frame, anonymous namespaces and arguments dropped."""
+    frame = frame.replace("(anonymous namespace)::", "")
+    return re.split(r"\(", frame, maxsplit=1)[0]
+
+
+def crash_site(stderr: str) -> str:
+    """``FRAME (pass PASS)`` from an LLVM stack dump: the first frame past the signal handler, the pass running."""
+    frames = [_function(m.group(1)) for line in stderr.splitlines() if (m := _FRAME.match(line))]
+    past = [f for f in frames if f and not re.search(r"llvm::sys::|SignalHandler", f)]
+    where = past[0] if past else ""
+    passes = [m.group(1) for line in stderr.splitlines() if (m := _PASS_FRAME.search(line))]
+    if passes:
+        where += f" (pass {passes[0]})" if where else f"pass {passes[0]}"
+    return where
+
+
+_ERROR_LINE = re.compile(r"(^|: )error: |^Error: |^opt-py: error: |INVALID_ARGUMENT|FAILED_PRECONDITION|UNIMPLEMENTED")
+
+
+def first_error(text: str) -> str:
+    """The first error line of a tool's output (IREE's diagnostics print their location first)."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if _ERROR_LINE.search(line):
+            more = [n.strip() for n in lines[i + 1 : i + 2] if line.rstrip().endswith(":") and n.strip()]
+            return " ".join([line.strip(), *more])  # "...: Error parsing flags:" is followed by the flag
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def traceback_of(text: str) -> str:
+    """The exception line closing a Python traceback in the output, or ''."""
+    if "Traceback (most recent call last)" not in text:
+        return ""
+    after = text.split("Traceback (most recent call last)")[-1].splitlines()
+    ends = [line for line in after if re.match(r"^[\w.]+(Error|Exception|Interrupt|Exit)\b", line)]
+    return (ends[-1] if ends else after[-1]).strip()
+
+
+def mismatch(text: str) -> str:
+    """iree-run-module's report of a wrong result (``[FAILED] result[0]: ...``) or its error."""
+    for line in text.splitlines():
+        if line.startswith("[FAILED]"):
+            return line.strip()
+    return first_error(text)
+
+
+def check_failure(text: str) -> str:
+    """``opt-py check``'s first failing function (``FAIL  FILE @FUNCTION``) with the first line of its why."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("FAIL"):
+            why = lines[i + 1].strip() if i + 1 < len(lines) and lines[i + 1][:1].isspace() else ""
+            return " ".join(filter(None, [line.strip(), why]))
+    return first_error(text)
+
+
+def failed_step(step: Step, phase: str) -> dict | None:
+    """The record of a step that did not succeed, None when it did."""
+    both = step.stdout + "\n" + step.stderr
+    if step.rc is None:
+        return {"outcome": "timeout", "phase": phase, "error": f"{phase} timed out after {step.seconds:.0f} s"}
+    if step.rc == 0:
+        return None
+    sig = signal_of(step.rc, step.stderr)
+    if sig is not None:
+        site = crash_site(step.stderr)
+        error = f"{signal_name(sig)} in {site}" if site else f"{signal_name(sig)} (no message)"
+        return {"outcome": "crash", "phase": phase, "error": error, "signal": sig}
+    tb = traceback_of(both)
+    rec = {"phase": phase, "traceback": tb} if tb else {"phase": phase}
+    if phase == "compile":
+        return {**rec, "outcome": "compile-fail", "error": tb or first_error(step.stderr)}
+    if phase == "run":
+        return {**rec, "outcome": "run-fail", "error": mismatch(both)}
+    # opt-py check: 1 an expectation failed, 2 an error (compile or load)
+    if step.rc == 1:
+        return {**rec, "outcome": "run-fail", "error": tb or check_failure(both)}
+    return {**rec, "outcome": "error", "error": tb or first_error(both)}
+
+
+def run_case(
+    case: Case,
+    variant: str,
+    *,
+    compile_timeout: float = 600,
+    run_timeout: float = 120,
+    check: list[str] | None = None,
+    env: dict | None = None,
+) -> dict:
+    """Compile and run one case one way; the record the sweep appends (outcome, error, seconds)."""
+    rec = {"case": case.name, "suite": case.suite, "target": case.target, "variant": variant}
+    if case.suite == "iree_e2e" and not case.compile_only:
+        step = run_step(check_command(case, variant, check), case.cwd, compile_timeout + run_timeout, env)
+        return {**rec, "seconds": round(step.seconds, 2), **(failed_step(step, "check") or {"outcome": "pass"})}
+    with tempfile.TemporaryDirectory(prefix="peer-sweep-") as tmp:
+        module = os.path.join(tmp, "module.vmfb")
+        step = run_step(compile_command(case, variant, module), case.cwd, compile_timeout, env)
+        rec["compile_s"] = round(step.seconds, 2)
+        failed = failed_step(step, "compile")
+        if failed or case.compile_only:
+            return {**rec, **(failed or {"outcome": "pass"})}
+        step = run_step(run_command(case, module), case.cwd, run_timeout, env)
+        rec["run_s"] = round(step.seconds, 2)
+        return {**rec, **(failed_step(step, "run") or {"outcome": "pass"})}
+
+
+# --------------------------------------------------------------------------
+# Failure families
+# --------------------------------------------------------------------------
+
+_LOCATION = re.compile(r"^(?:[^\s:]+:\d+:\d+|<unknown>:\d+(?::\d+)?|loc\([^)]*\)):\s*")
+_ONNX_OP = re.compile(r'name = "(onnx\.\w+)"|torch\.operator "(onnx\.\w+)"')
+_TYPE = re.compile(r"(!torch\.\w+|tensor|memref|vector)<[^<>]*(?:<[^<>]*>[^<>]*)*>")
+
+
+def family(error: str) -> str:
+    """An error normalised so that the same failure on other shapes groups together.
+
+    Kept: the message, quoted op names, the ONNX op a ``torch.operator`` stands
+    for, the crash site and pass. Dropped: locations, the printed op after the
+    message, the file and function of a failed check, SSA names, types, numbers.
+    """
+    text = re.sub(r"^opt-py check: error: \S+: compilation failed: ", "", error.strip())
+    text = _LOCATION.sub("", text)
+    text = re.sub(r"^FAIL\s+\S+\s+@\S+\s*", "check failed: ", text)  # opt-py check: the file and function
+    text = re.sub(r"^(?:opt-py: )?error:\s*", "", text)
+    onnx = _ONNX_OP.search(error)
+    text = re.split(r":\s+(?=%|\"|\w+\.\w+\"?\()", text, maxsplit=1)[0]
+    text = _TYPE.sub(r"\1<...>", text)
+    text = re.sub(r"%[\w#]+", "%", text)
+    text = re.sub(r"(?<![\w.])\d+(\.\d+)?(e[+-]?\d+)?(?![\w])", "N", text)
+    text = re.sub(r"0x[0-9a-f]+", "0x.", text)
+    if onnx:
+        text += f" [{onnx.group(1) or onnx.group(2)}]"
+    return text.strip()
