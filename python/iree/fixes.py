@@ -82,6 +82,14 @@ FIXES: tuple[Fix, ...] = (
         "torch.argsort(stable=True) exports as torch.aten.argsort.stable, which has no lowering: aten.argsort",
         phase="start",
     ),
+    # On the module as parsed: the ONNX ops must still be torch.operator, before the ONNX-to-torch conversion
+    # reads their axes operand.
+    Fix(
+        "onnx-runtime-axes-as-select",
+        "an ONNX ReduceX or CumSum whose axes are a runtime tensor has no lowering: one copy per axes "
+        "the static types allow, selected at run time",
+        phase="start",
+    ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",

@@ -40,6 +40,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-roll-shift-mod-size": "torch_roll_shift_mod_size:TorchRollShiftModSize",
     "torch-decompose-gelu-tanh": "torch_decompose_gelu_tanh:TorchDecomposeGeluTanh",
     "torch-argsort-stable-as-argsort": "torch_argsort_stable_as_argsort:TorchArgsortStableAsArgsort",
+    "onnx-runtime-axes-as-select": "onnx_runtime_axes_as_select:OnnxRuntimeAxesAsSelect",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
