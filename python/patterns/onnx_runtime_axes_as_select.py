@@ -30,7 +30,10 @@ on S. A runtime value outside this (out of range, repeated, a shape other
 than the declared one) makes the ONNX program ill-formed; the select then
 returns one of the copies. Left alone: constant axes, any dynamic size, an
 unranked or dynamic-length axes tensor, no candidate, more than
-``MAX_CANDIDATES`` (each is a full copy of the op's work).
+``MAX_CANDIDATES`` (each is a full copy of the op's work), and a ReduceL2,
+ReduceLogSum or ReduceLogSumExp with keepdims that may reduce size-1 dims
+only: IREE aborts the process on that form with constant axes, where stock
+fails cleanly with runtime ones.
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ REDUCTIONS = frozenset(
     )
 )
 CUMSUM = "onnx.CumSum"
+# With keepdims, over size-1 dims only (the result type is the input's), IREE 3.13 aborts on these with a
+# constant axes ("dialect conversion attempted to replace a root operation that has no parent block").
+ABORT_OVER_UNIT_DIMS = frozenset({"onnx.ReduceL2", "onnx.ReduceLogSum", "onnx.ReduceLogSumExp"})
 MAX_CANDIDATES = 8
 
 
@@ -112,7 +118,10 @@ def _plan(op):
     elif a.sizes == (0,):
         return "reduction", data, a, [()]
     else:
-        candidates = reduction_candidates(x.sizes, a.sizes[0], r.sizes, bool(_onnx_int(op, "keepdims", 1)))
+        keepdims = bool(_onnx_int(op, "keepdims", 1))
+        candidates = reduction_candidates(x.sizes, a.sizes[0], r.sizes, keepdims)
+        if name in ABORT_OVER_UNIT_DIMS and keepdims and any(all(x.sizes[d] == 1 for d in c) for c in candidates):
+            return "a reduction over size-1 dims only, which IREE aborts on: left to stock's error"
     if not candidates:
         return "no axes the static types allow"
     if len(candidates) > MAX_CANDIDATES:

@@ -150,3 +150,15 @@ func.func @no_select_other_op(%arg0: !torch.vtensor<[3,1],f32>, %arg1: !torch.vt
   %0 = torch.operator "onnx.Squeeze"(%arg0, %arg1) : (!torch.vtensor<[3,1],f32>, !torch.vtensor<[1],si64>) -> !torch.vtensor<[3],f32>
   return %0 : !torch.vtensor<[3],f32>
 }
+
+// -----
+
+// ReduceL2 (LogSum, LogSumExp) with keepdims over a size-1 dim only: IREE aborts on it with constant axes
+// (a dialect conversion replacing a root op without a parent block), stock fails cleanly: left alone.
+// CHECK-LABEL: func.func @no_select_abort_over_unit_dims
+// CHECK: torch.operator "onnx.ReduceL2"(%arg0, %arg1)
+// CHECK-NOT: onnx.Constant
+func.func @no_select_abort_over_unit_dims(%arg0: !torch.vtensor<[2,1,3],f32>, %arg1: !torch.vtensor<[1],si64>) -> !torch.vtensor<[2,1,3],f32> {
+  %0 = torch.operator "onnx.ReduceL2"(%arg0, %arg1) {torch.onnx.keepdims = 1 : si64} : (!torch.vtensor<[2,1,3],f32>, !torch.vtensor<[1],si64>) -> !torch.vtensor<[2,1,3],f32>
+  return %0 : !torch.vtensor<[2,1,3],f32>
+}
