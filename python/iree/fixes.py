@@ -55,6 +55,12 @@ FIXES: tuple[Fix, ...] = (
         "torch.topk(sorted=False) is not lowered (DeepSeek-V3's routing): computed sorted, an order it allows",
         phase="start",
     ),
+    Fix(
+        "torch-decompose-histc",
+        "torch.aten.histc has no lowering (transformers' default MoE experts count tokens per expert): "
+        "comparisons and a sum, binned as torch's CPU kernel",
+        phase="start",
+    ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",

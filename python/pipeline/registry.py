@@ -34,6 +34,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-decompose-diff": "torch_decompose_diff:TorchDecomposeDiff",
     "torch-and-to-bitwise-and": "torch_and_to_bitwise_and:TorchAndToBitwiseAnd",
     "torch-topk-unsorted-as-sorted": "torch_topk_unsorted_as_sorted:TorchTopkUnsortedAsSorted",
+    "torch-decompose-histc": "torch_decompose_histc:TorchDecomposeHistc",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
