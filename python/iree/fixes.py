@@ -61,6 +61,12 @@ FIXES: tuple[Fix, ...] = (
         "comparisons and a sum, binned as torch's CPU kernel",
         phase="start",
     ),
+    Fix(
+        "torch-decompose-grouped-mm",
+        "transformers::grouped_mm_fallback and aten._grouped_mm have no lowering (transformers' default MoE "
+        "experts): each row's expert matrix gathered and a batched matmul",
+        phase="start",
+    ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",
