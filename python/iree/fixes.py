@@ -67,6 +67,11 @@ FIXES: tuple[Fix, ...] = (
         "experts): each row's expert matrix gathered and a batched matmul",
         phase="start",
     ),
+    Fix(
+        "torch-concat-as-cat",
+        "torch.concat and torch.concatenate are unknown to torch-mlir (PhiMoE's router): the cat they alias",
+        phase="start",
+    ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",

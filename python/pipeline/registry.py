@@ -36,6 +36,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-topk-unsorted-as-sorted": "torch_topk_unsorted_as_sorted:TorchTopkUnsortedAsSorted",
     "torch-decompose-histc": "torch_decompose_histc:TorchDecomposeHistc",
     "torch-decompose-grouped-mm": "torch_decompose_grouped_mm:TorchDecomposeGroupedMM",
+    "torch-concat-as-cat": "torch_concat_as_cat:TorchConcatAsCat",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
