@@ -72,6 +72,11 @@ FIXES: tuple[Fix, ...] = (
         "torch.concat and torch.concatenate are unknown to torch-mlir (PhiMoE's router): the cat they alias",
         phase="start",
     ),
+    Fix(
+        "torch-scatter-wrap-dim",
+        "a scatter with a negative dim crashes torch-mlir's lowering (PhiMoE's router): dim + rank, as torch wraps it",
+        phase="start",
+    ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",

@@ -37,6 +37,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-decompose-histc": "torch_decompose_histc:TorchDecomposeHistc",
     "torch-decompose-grouped-mm": "torch_decompose_grouped_mm:TorchDecomposeGroupedMM",
     "torch-concat-as-cat": "torch_concat_as_cat:TorchConcatAsCat",
+    "torch-scatter-wrap-dim": "torch_scatter_wrap_dim:TorchScatterWrapDim",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
