@@ -121,45 +121,6 @@ def plan_grouped_mm(op, name: str) -> GroupedMMPlan | str:
     return GroupedMMPlan(xt, wt, ot, rt)
 
 
-def row_groups(x, offs, plan: GroupedMMPlan):
-    """Per row of ``x``: 1 + the last group whose bounds hold it, 0 where none does (si64 ``[S]``)."""
-    s, e = plan.input.sizes[0], plan.offs.sizes[0]
-    rows, groups = VTensor((s,), "si64"), VTensor((e,), "si64")
-    length = size(x, plan.input, 0)
-    none = none_constant()
-    code = int_constant(SCALAR_TYPE["si64"])
-    # Python's slice bounds: a negative end counts from S, then each is clamped to [0, S].
-    ends = convert(offs, plan.offs, "si64")
-    negative = create("torch.aten.lt.Scalar", [groups.with_dtype("i1").ir_type()], [ends, int_constant(0)]).result
-    wrapped = create("torch.aten.add.Scalar", [groups.ir_type()], [ends, length, int_constant(1)]).result
-    ends = create("torch.aten.where.self", [groups.ir_type()], [negative, wrapped, ends]).result
-    ends = create("torch.aten.clamp", [groups.ir_type()], [ends, int_constant(0), length]).result
-    # Group g starts where group g - 1 ends (bounded the same way); group 0 at 0.
-    before = VTensor((None if e is None else e - 1,), "si64")
-    head = create(
-        "torch.aten.slice.Tensor",
-        [before.ir_type()],
-        [ends, int_constant(0), int_constant(0), int_constant(-1), int_constant(1)],
-    ).result
-    starts = create("torch.aten.constant_pad_nd", [groups.ir_type()], [head, int_list([1, 0]), int_constant(0)]).result
-    index = create("torch.aten.arange", [rows.ir_type()], [length, code, none, none, none]).result
-    column = VTensor((s, 1), "si64")
-    index = create("torch.aten.unsqueeze", [column.ir_type()], [index, int_constant(1)]).result
-    table = VTensor((s, e), "i1")
-    after_start = create("torch.aten.ge.Tensor", [table.ir_type()], [index, starts]).result
-    before_end = create("torch.aten.lt.Tensor", [table.ir_type()], [index, ends]).result
-    inside = create("torch.aten.bitwise_and.Tensor", [table.ir_type()], [after_start, before_end]).result
-    numbers = create(
-        "torch.aten.arange.start",
-        [groups.ir_type()],
-        [int_constant(1), group_count_plus_one(offs, plan.offs), code, none, none, none],
-    ).result
-    tagged = create(
-        "torch.aten.mul.Tensor", [table.with_dtype("si64").ir_type()], [convert(inside, table, "si64"), numbers]
-    ).result
-    return create("torch.aten.amax", [rows.ir_type()], [tagged, int_list([1]), bool_constant(False)]).result
-
-
 def size(value, t: VTensor, dim: int):
     """The size of ``value`` (of type ``t``) along ``dim``: a constant where static, else ``aten.size.int``."""
     if t.sizes[dim] is not None:
@@ -172,6 +133,52 @@ def group_count_plus_one(offs, t: VTensor):
     if t.sizes[0] is not None:
         return int_constant(t.sizes[0] + 1)
     return create("torch.aten.add.int", [ir.Type.parse("!torch.int")], [size(offs, t, 0), int_constant(1)]).result
+
+
+def group_bounds(offs, length, t: VTensor):
+    """Each group's rows ``[start, end)`` as the loop slices them (si64 ``[E]`` each): the offsets as Python
+    bounds a slice (a negative one counts from ``length``, then clamped to ``[0, length]``), a group starting
+    where the one before it ends, the first at 0."""
+    groups = VTensor(t.sizes, "si64")
+    ends = convert(offs, t, "si64")
+    negative = create("torch.aten.lt.Scalar", [groups.with_dtype("i1").ir_type()], [ends, int_constant(0)]).result
+    wrapped = create("torch.aten.add.Scalar", [groups.ir_type()], [ends, length, int_constant(1)]).result
+    ends = create("torch.aten.where.self", [groups.ir_type()], [negative, wrapped, ends]).result
+    ends = create("torch.aten.clamp", [groups.ir_type()], [ends, int_constant(0), length]).result
+    e = t.sizes[0]
+    before = VTensor((None if e is None else e - 1,), "si64")
+    head = create(
+        "torch.aten.slice.Tensor",
+        [before.ir_type()],
+        [ends, int_constant(0), int_constant(0), int_constant(-1), int_constant(1)],
+    ).result
+    starts = create("torch.aten.constant_pad_nd", [groups.ir_type()], [head, int_list([1, 0]), int_constant(0)]).result
+    return starts, ends
+
+
+def row_groups(x, offs, plan: GroupedMMPlan):
+    """Per row of ``x``: 1 + the last group whose bounds hold it (a later group overwrites an earlier one),
+    0 where none does (si64 ``[S]``): the ``[S, E]`` table of ``start <= row < end`` times ``1 .. E``, its max."""
+    s, e = plan.input.sizes[0], plan.offs.sizes[0]
+    length = size(x, plan.input, 0)
+    starts, ends = group_bounds(offs, length, plan.offs)
+    none, code = none_constant(), int_constant(SCALAR_TYPE["si64"])
+    rows = create("torch.aten.arange", [VTensor((s,), "si64").ir_type()], [length, code, none, none, none]).result
+    rows = create("torch.aten.unsqueeze", [VTensor((s, 1), "si64").ir_type()], [rows, int_constant(1)]).result
+    table = VTensor((s, e), "i1")
+    after_start = create("torch.aten.ge.Tensor", [table.ir_type()], [rows, starts]).result
+    before_end = create("torch.aten.lt.Tensor", [table.ir_type()], [rows, ends]).result
+    inside = create("torch.aten.bitwise_and.Tensor", [table.ir_type()], [after_start, before_end]).result
+    numbers = create(
+        "torch.aten.arange.start",
+        [VTensor((e,), "si64").ir_type()],
+        [int_constant(1), group_count_plus_one(offs, plan.offs), code, none, none, none],
+    ).result
+    tags = table.with_dtype("si64")
+    tagged = create("torch.aten.mul.Tensor", [tags.ir_type()], [convert(inside, table, "si64"), numbers]).result
+    return create(
+        "torch.aten.amax", [VTensor((s,), "si64").ir_type()], [tagged, int_list([1]), bool_constant(False)]
+    ).result
 
 
 def build_grouped_mm(x, w, offs, plan: GroupedMMPlan):

@@ -53,7 +53,7 @@ from .torch_ir import (
     vtensor,
 )
 
-FLOAT = {"f32": np.float32, "f64": np.float64}  # the dtypes whose torch semantics are one and checked
+FLOAT = {"f32": np.float32, "f64": np.float64}  # the dtypes torch's CPU and CUDA kernels bin alike
 
 
 @dataclass(frozen=True)
@@ -70,9 +70,16 @@ class HistcPlan:
     result: VTensor
 
 
-def in_dtype(x: float, dtype: str) -> float:
-    """``x`` rounded to ``dtype`` (as C++ converts a double), back as a Python float."""
-    return float(FLOAT[dtype](x))
+def unsupported_dtype(dtype: str) -> str | None:
+    """Why an input of ``dtype`` is left alone, or None for f32 and f64."""
+    if dtype in INTEGERS:
+        return f"a {dtype} input: torch's CPU kernel raises for integers (its CUDA kernel's arithmetic is not checked)"
+    if dtype in ("f16", "bf16"):
+        return (
+            f"a {dtype} input: torch's CPU kernel rounds each step and counts in {dtype} (inexact past "
+            "2048 or 256 a thread), its CUDA kernel computes in f32"
+        )
+    return None if dtype in FLOAT else f"a {dtype} input (f32 and f64 only)"
 
 
 def plan_histc(op) -> HistcPlan | str:
@@ -97,17 +104,9 @@ def plan_histc(op) -> HistcPlan | str:
     xt, rt = vtensor(x.type), vtensor(op.results[0].type)
     if xt is None or rt is None:
         return "the input or the result is not a ranked !torch.vtensor"
-    if xt.dtype in INTEGERS:
-        return (
-            f"a {xt.dtype} input: torch's CPU kernel raises for integers (its CUDA kernel's arithmetic is not checked)"
-        )
-    if xt.dtype in ("f16", "bf16"):
-        return (
-            f"a {xt.dtype} input: torch's CPU kernel rounds each step and counts in {xt.dtype} (inexact past "
-            "2048 or 256 a thread), its CUDA kernel computes in f32"
-        )
-    if xt.dtype not in FLOAT:
-        return f"a {xt.dtype} input (f32 and f64 only)"
+    refusal = unsupported_dtype(xt.dtype)
+    if refusal is not None:
+        return refusal
     if not compatible(VTensor((bins,), xt.dtype), rt):
         return f"the result {rt.ir_type()} is not [{bins}] of the input's dtype"
     dtype = FLOAT[xt.dtype]
