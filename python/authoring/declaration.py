@@ -45,15 +45,24 @@ def option(default: Any, help: str = "") -> Any:
 
 
 class PassContext:
-    """Per-run services for a pass: diagnostics and statistics."""
+    """Per-run services for a pass: diagnostics, statistics and the record of what it rewrote."""
 
-    def __init__(self, pass_name: str, debug_patterns=None, stats=None, rename=None):
+    def __init__(self, pass_name: str, debug_patterns=None, stats=None, rename=None, rewrites=None):
         self.pass_name = pass_name
         self.rename = rename or {}  # file names in locations -> names to print
         self.debug_patterns = debug_patterns  # callable(line) or None
         self.stats = stats if stats is not None else {}
+        self.rewrites = rewrites  # a list of Rewrite records when the caller asked for them, else None
+        self.locate = str  # location -> printed (the engine prints them as diagnostics are)
         self.failed = False
         self.cache: dict = {}  # per pass run: e.g. frozen pattern sets shared by all anchor ops
+
+    def rewrote(self, what: str, op):
+        """Record that ``what`` rewrote ``op`` (for ``opt-py compile --fixes-report``): a plain pass calls
+        it for each op it changes; the pattern driver records every pattern it applies."""
+        if self.rewrites is not None:
+            op = op.operation if hasattr(op, "operation") else op
+            self.rewrites.append(Rewrite(self.pass_name, what, op.name, self.locate(op.location)))
 
     def emit_error(self, op_or_loc, message: str):
         """Emit an error at an op's location; the pass will fail."""
@@ -63,6 +72,16 @@ class PassContext:
 
     def bump(self, stat: str, n: int = 1):
         self.stats[stat] = self.stats.get(stat, 0) + n
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One rewrite a pass made: by what (its pattern), of which op, where (a printed location)."""
+
+    pass_name: str
+    what: str
+    op_name: str
+    where: str
 
 
 @dataclass(frozen=True)

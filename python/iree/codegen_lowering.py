@@ -155,7 +155,7 @@ def lowering_dumps(module, iree_flags, print_flags: list[str]):
     IREE's own lowering prints with ``print_flags``; and iree-compile's error, None if it succeeded."""
     markers = ",".join(sorted({START_MARKER, *END_MARKERS}))
     proc = _compile_codegen(
-        module.get_asm(assume_verified=True),
+        module.get_asm(assume_verified=True, enable_debug_info=True),  # the source locations kept
         iree_flags,
         [
             f"--mlir-print-ir-after={markers}",

@@ -77,6 +77,20 @@ FIXES: tuple[Fix, ...] = (
         "a scatter with a negative dim crashes torch-mlir's lowering (PhiMoE's router): dim + rank, as torch wraps it",
         phase="start",
     ),
+    # On the module as parsed, before IREE's torch frontend lowers the reshape (and crashes on it); the
+    # frontend passes the empty tensor through. Views made later by decompositions need
+    # --inject-input before:convert-torch-to-linalg (docs/passes/torch-zero-size-reshape-to-empty.md).
+    Fix(
+        "torch-zero-size-reshape-to-empty",
+        "a torch/ONNX reshape of a tensor with a 0-sized dim: IREE's view lowering divides by zero (SIGFPE)",
+        phase="start",
+    ),
+    # On the module as parsed: the roll must be fixed before IREE's torch frontend decomposes it.
+    Fix(
+        "torch-roll-shift-mod-size",
+        "torch.roll by more than the dim's size: IREE's torch frontend returns the tensor unrotated",
+        phase="start",
+    ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",
@@ -85,6 +99,22 @@ FIXES: tuple[Fix, ...] = (
         phase="global-optimization",
         targets=("cpu", "cuda", "rocm"),
         options={"cuda": "{rule=gpu materialize=true}", "rocm": "{rule=gpu materialize=true}"},
+    ),
+    # CPU only, after sort-slice-to-topk (its top-k forms beat a sort where they apply; this takes what it
+    # leaves), before dispatch creation puts the values in a read-only binding. GPUs: sort-drop-unused-results.
+    Fix(
+        "argsort-indices-only",
+        "an argsort keeping only the indices (torch.sort(x)[1]) over a dynamic or long row: "
+        "IREE copies the values to the stack, unbounded or over its limit",
+        phase="global-optimization",
+        targets=("cpu",),
+    ),
+    # Where the rotated read reaches dispatch creation as a linalg.generic (any target: all tile it).
+    Fix(
+        "rotation-map-to-slices",
+        "a linalg.generic reading an input through a rotation (d + c) mod n: tiling refuses "
+        "the map (wrong numbers in older IREE)",
+        phase="global-optimization",
     ),
     Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion", phase="global-optimization"),
     Fix(
@@ -114,10 +144,13 @@ FIXES: tuple[Fix, ...] = (
         "with the writes: stream reorders the reader's copy, or the ABI returns the written argument",
         phase="flow",
     ),
+    # On the CPU without the working copy: stock's CPU code makes that copy itself, and an explicit one over a
+    # dynamic length is sized by the assumed maximum (a 2^56-byte allocation) where stock's error was clearer.
     Fix(
         "sort-drop-unused-results",
         "top-k keeping only some sort results fails to bufferize for GPUs",
         phase="executable-sources",
+        options={"cpu": "{copy-read-only=false}"},
     ),
     # GPU only: on the CPU stock's gathers are right, and a codegen point costs an extra codegen run.
     Fix(
@@ -217,4 +250,39 @@ def describe(iree_flags) -> str:
             where.append(f"--inject-codegen {shlex.quote(f'{f.codegen[kind]}:{f.spelled(kind)}')}")
         rows.append(f"  {f.name:<34} {' and '.join(where) or '(none for this target)'}")
         rows.append(f"  {'':<34} {f.fixes}")
+    return "\n".join(rows)
+
+
+def report(chosen: list[Fix], iree_flags, rewrites, compile_to: str | None = None) -> str:
+    """The ``--fixes-report`` table: each fix injected for the flags' target, where it ran, and what it
+    rewrote where (``rewrites``: the ``authoring.Rewrite`` records of the compile)."""
+    kind = target_kind(iree_flags)
+    phases, codegen = injections(chosen, iree_flags, compile_to)
+    ran_at = {}
+    for j in phases:
+        for name in j.pipeline.split(","):
+            ran_at.setdefault(name.split("{", 1)[0], []).append(j.phase)
+    for c in codegen:
+        for name in c.pipeline.split(","):
+            ran_at.setdefault(name.split("{", 1)[0], []).append(f"codegen {c.where}:{c.pass_name}")
+    by_pass: dict[str, list] = {}
+    for r in rewrites:
+        by_pass.setdefault(r.pass_name, []).append(r)
+    rows = [f"opt-py: fixes report (target '{kind}'):"]
+    for f in chosen:
+        if f.name not in ran_at:
+            continue
+        done = by_pass.get(f.name, [])
+        where = ", ".join(ran_at[f.name])
+        if not done:
+            rows.append(f"  {f.name:<34} {where:<22} nothing to rewrite")
+            continue
+        counts = {}
+        for r in done:
+            counts[r.what] = counts.get(r.what, 0) + 1
+        what = ", ".join(f"{n} x {w}" for w, n in counts.items())
+        rows.append(f"  {f.name:<34} {where:<22} {what}")
+        places = list(dict.fromkeys(f"'{r.op_name}' at {r.where}" for r in done))
+        more = f" and {len(places) - 3} more" if len(places) > 3 else ""
+        rows.append(f"  {'':<34} {'':<22} {'; '.join(places[:3])}{more}")
     return "\n".join(rows)

@@ -239,8 +239,8 @@ def copy_before(site: Site, name: str, anchor) -> None:
     user.operands[site.operand] = copy.results[0]
 
 
-def copy_shared_tied_operands(module) -> int:
-    """The rewrite on a module; returns the number of operands given a copy."""
+def copy_shared_tied_operands(module) -> list:
+    """The rewrite on a module; returns the dispatches whose operand was given a copy (one per operand)."""
     body = operation(module).regions[0].blocks[0]
     taken = {
         ir.StringAttr(operation(o).attributes["sym_name"]).value
@@ -253,4 +253,4 @@ def copy_shared_tied_operands(module) -> int:
         while operation(anchor.parent).name != "builtin.module":
             anchor = operation(anchor.parent)
         copy_before(site, _fresh("__copy_tied_operand", taken), anchor)
-    return len(plan)
+    return [site.user for site in plan]

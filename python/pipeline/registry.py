@@ -38,6 +38,10 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-decompose-grouped-mm": "torch_decompose_grouped_mm:TorchDecomposeGroupedMM",
     "torch-concat-as-cat": "torch_concat_as_cat:TorchConcatAsCat",
     "torch-scatter-wrap-dim": "torch_scatter_wrap_dim:TorchScatterWrapDim",
+    "argsort-indices-only": "argsort_indices_only:ArgsortIndicesOnly",
+    "rotation-map-to-slices": "rotation_map_to_slices:RotationMapToSlices",
+    "torch-zero-size-reshape-to-empty": "torch_zero_size_reshape_to_empty:TorchZeroSizeReshapeToEmpty",
+    "torch-roll-shift-mod-size": "torch_roll_shift_mod_size:TorchRollShiftModSize",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
