@@ -91,6 +91,19 @@ FIXES: tuple[Fix, ...] = (
         "torch.roll by more than the dim's size: IREE's torch frontend returns the tensor unrotated",
         phase="start",
     ),
+    # On the module as parsed: torch-mlir's TorchToLinalg writes gelu(tanh) with its own constant.
+    Fix(
+        "torch-decompose-gelu-tanh",
+        'torch.aten.gelu(approximate="tanh") lowered with 0.7977240 for sqrt(2/pi) (Gemma\'s gelu_pytorch_tanh): '
+        "wrong numbers; written out as PyTorch computes it",
+        phase="start",
+    ),
+    # On the module as parsed: torch-mlir has no op for argsort.stable; aten.argsort's lowering sorts stably.
+    Fix(
+        "torch-argsort-stable-as-argsort",
+        "torch.argsort(stable=True) exports as torch.aten.argsort.stable, which has no lowering: aten.argsort",
+        phase="start",
+    ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",

@@ -97,6 +97,12 @@ def constant_number(value) -> int | float | None:
     return constant_int(value)
 
 
+def constant_str(value) -> str | None:
+    """The string a ``torch.constant.str`` defines, or None."""
+    attr = _constant(value, "torch.constant.str")
+    return ir.StringAttr(attr).value if attr is not None else None
+
+
 def is_none(value) -> bool:
     """Whether ``value`` is ``torch.constant.none`` (an optional argument left out)."""
     op = defining_op(value)
@@ -167,15 +173,15 @@ def int_constant(n: int):
     return create("torch.constant.int", [ir.Type.parse("!torch.int")], [], {"value": attr}).result
 
 
+def float_constant(x: float):
+    """``torch.constant.float x`` (an f64; an op taking it as a Scalar rounds it to the tensor's dtype)."""
+    attr = ir.FloatAttr.get(ir.F64Type.get(), x)
+    return create("torch.constant.float", [ir.Type.parse("!torch.float")], [], {"value": attr}).result
+
+
 def bool_constant(b: bool):
     """``torch.constant.bool b``."""
     return create("torch.constant.bool", [ir.Type.parse("!torch.bool")], [], {"value": ir.BoolAttr.get(b)}).result
-
-
-def float_constant(x: float):
-    """``torch.constant.float x``."""
-    attr = ir.FloatAttr.get(ir.F64Type.get(), x)
-    return create("torch.constant.float", [ir.Type.parse("!torch.float")], [], {"value": attr}).result
 
 
 def none_constant():

@@ -42,6 +42,8 @@ BUILTIN_PASSES: dict[str, str] = {
     "rotation-map-to-slices": "rotation_map_to_slices:RotationMapToSlices",
     "torch-zero-size-reshape-to-empty": "torch_zero_size_reshape_to_empty:TorchZeroSizeReshapeToEmpty",
     "torch-roll-shift-mod-size": "torch_roll_shift_mod_size:TorchRollShiftModSize",
+    "torch-decompose-gelu-tanh": "torch_decompose_gelu_tanh:TorchDecomposeGeluTanh",
+    "torch-argsort-stable-as-argsort": "torch_argsort_stable_as_argsort:TorchArgsortStableAsArgsort",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"

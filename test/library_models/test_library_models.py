@@ -85,15 +85,15 @@ def test_moe_manifests_say_routing_may_tie():
 def test_known_failures_are_pinned():
     """What this corpus documents stays documented: every transformers decoder fails stock at
     the front door (torch.aten.diff), BERT on a 0-d bool literal, on every target; the rest
-    compile and match. With --fixes only Gemma2 is wrong: torch-mlir lowers gelu(tanh) with
-    0.7977240 for sqrt(2/pi) = 0.7978846 (docs/reports/library-models.md)."""
+    compile and match. With --fixes every model matches (Gemma2's gelu(tanh), which torch-mlir
+    lowers with 0.7977240 for sqrt(2/pi), by torch-decompose-gelu-tanh)."""
     decoders = {m.name for m in MODELS if m.manifest["family"] in ("dense_decoder", "moe_decoder")}
     for target in TARGETS:
         fails = {m.name: m.known(target) for m in MODELS if m.known(target)}
         assert set(fails) == decoders | {"bert_sdpa_dyn"}, target
         assert all("'torch.operator'" in fails[n] for n in decoders)
         assert "'torch.vtensor.literal'" in fails["bert_sdpa_dyn"]
-    assert [m.name for m in MODELS if m.known("cpu-fixes")] == ["gemma2_eager_dyn"]
+    assert [m.name for m in MODELS if m.known("cpu-fixes")] == []
     assert all(m.known(key) is None for m in MODELS for key in ("cuda-run", "rocm-run"))
 
 
