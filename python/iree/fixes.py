@@ -74,6 +74,15 @@ FIXES: tuple[Fix, ...] = (
         "with the writes: stream reorders the reader's copy, or the ABI returns the written argument",
         phase="flow",
     ),
+    # After copy-shared-tied-operand: that one copies the shared values whose writes stream sees, this one
+    # those a util.optimization_barrier hides from it; neither copies what the other's copies touch.
+    Fix(
+        "copy-tied-operand-through-barrier",
+        "a constant, global or shared value reaching an in-place op through an optimization barrier "
+        "(util.unfoldable_constant, jax.lax.optimization_barrier) is written in place: results change "
+        "from call to call, and a module loaded read-only (mmap) faults",
+        phase="flow",
+    ),
     Fix(
         "sort-drop-unused-results",
         "top-k keeping only some sort results fails to bufferize for GPUs",
