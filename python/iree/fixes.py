@@ -74,8 +74,9 @@ FIXES: tuple[Fix, ...] = (
         "with the writes: stream reorders the reader's copy, or the ABI returns the written argument",
         phase="flow",
     ),
-    # After copy-shared-tied-operand: that one copies the shared values whose writes stream sees, this one
-    # those a util.optimization_barrier hides from it; neither copies what the other's copies touch.
+    # After copy-shared-tied-operand, for reading: that one copies the shared values whose writes stream
+    # sees, this one those a util.optimization_barrier hides from it. Each copy replaces one tied operand
+    # by a fresh value the other pass leaves alone, so either order gives the same copies.
     Fix(
         "copy-tied-operand-through-barrier",
         "a constant, global or shared value reaching an in-place op through an optimization barrier "

@@ -207,6 +207,38 @@ util.func public @splat_through_two_barriers(%a: tensor<2x2xf32>) -> (tensor<2x2
 
 // -----
 
+// A constant bitcast before the barrier, reshaped after it: the way back to
+// the root goes through both views and the barrier.
+// CHECK-LABEL: util.func public @constant_through_bitcast_barrier_reshape
+// CHECK: %[[G:.*]] = util.global.load immutable @__constant_6xi32
+// CHECK: %[[F:.*]] = flow.tensor.bitcast %[[G]]
+// CHECK: %[[B:.*]] = util.optimization_barrier %[[F]]
+// CHECK: %[[R:.*]] = flow.tensor.reshape %[[B]]
+// CHECK: %[[C:.*]] = flow.dispatch @__copy_through_barrier_0::@__copy_through_barrier_0(%[[R]]) : (tensor<6xf32>) -> tensor<6xf32>
+// CHECK: flow.dispatch @sortf::@sortf(%[[C]]) : (tensor<6xf32>) -> %[[C]]
+util.global private @__constant_6xi32 = dense<[3, 1, 4, 1, 5, 9]> : tensor<6xi32>
+flow.executable private @sortf {
+  flow.executable.export public @sortf workgroups() -> (index, index, index) {
+    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+    flow.return %x, %y, %z : index, index, index
+  }
+  builtin.module {
+    func.func @sortf(%arg0: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<6xf32>>) {
+      return
+    }
+  }
+}
+util.func public @constant_through_bitcast_barrier_reshape() -> tensor<6xf32> {
+  %g = util.global.load immutable @__constant_6xi32 : tensor<6xi32>
+  %f = flow.tensor.bitcast %g : tensor<6xi32> -> tensor<2x3xf32>
+  %b = util.optimization_barrier %f : tensor<2x3xf32>
+  %r = flow.tensor.reshape %b : tensor<2x3xf32> -> tensor<6xf32>
+  %s = flow.dispatch @sortf::@sortf(%r) : (tensor<6xf32>) -> %r
+  util.return %s : tensor<6xf32>
+}
+
+// -----
+
 // Negative: a constant written with no barrier between: stream's copy-on-write
 // sees the write and copies the constant itself.
 // CHECK-LABEL: util.func public @no_copy_without_barrier
