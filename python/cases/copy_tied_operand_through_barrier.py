@@ -11,6 +11,9 @@ reached one of the ways a program reaches one:
   of a ``stablehlo.constant`` (``jax.lax.optimization_barrier``);
 * ``global``: an immutable ``util.global``; ``global_barrier``: a barrier of
   it; ``mutable_barrier``: a barrier of a mutable global that is never stored;
+  ``initialized_barrier``: a barrier of a global a ``util.initializer`` sets
+  to the constant plus a zero (storage made at run time, written without a
+  fault, so the writes show as numbers);
 
 sometimes declared in another shape and reshaped after the barrier. The op is
 an ``iree_linalg_ext.scatter`` (set or add), an ``iree_linalg_ext.sort``, a
@@ -35,11 +38,26 @@ from .mmap_runner import run_calls
 
 PASS = "copy-tied-operand-through-barrier"
 DTYPES = {"f32": np.float32, "i32": np.int32}
-SOURCES = ("plain", "barrier", "unfoldable", "stablehlo", "global", "global_barrier", "mutable_barrier")
-_SOURCE_WEIGHTS = (1, 2, 2, 1, 1, 2, 1)
+SOURCES = (
+    "plain",
+    "barrier",
+    "unfoldable",
+    "stablehlo",
+    "global",
+    "global_barrier",
+    "mutable_barrier",
+    "initialized_barrier",
+)
+_SOURCE_WEIGHTS = (1, 2, 2, 1, 1, 2, 1, 1)
 OPS = ("scatter", "sort", "matmul", "reduce", "generic", "insert")
 ACCUMULATING = ("matmul", "reduce")
-BARRIERS = ("barrier", "unfoldable", "stablehlo", "global_barrier", "mutable_barrier")
+BARRIERS = ("barrier", "unfoldable", "stablehlo", "global_barrier", "mutable_barrier", "initialized_barrier")
+_GLOBALS = {  # source -> the kind of util.global it loads
+    "global": "immutable",
+    "global_barrier": "immutable",
+    "mutable_barrier": "mutable",
+    "initialized_barrier": "initialized",
+}
 # Sources IREE folds to a constant it clones into the writer's dispatch. An op accumulating into
 # such a constant is a compile error of its own in IREE 3.13 (the op is left undistributed:
 # "write affecting operations on global resources are restricted to workgroup distributed
@@ -262,8 +280,8 @@ def _dense(a: np.ndarray) -> str:
     return f"dense<{a.tolist()}>"
 
 
-def _global_name(k: int, reshape: bool, mutable: bool) -> str:
-    return f"@g{k}{'_flat' if reshape else ''}{'_mutable' if mutable else ''}"
+def _global_name(k: int, reshape: bool, kind: str) -> str:
+    return f"@g{k}{'_flat' if reshape else ''}{'' if kind == 'immutable' else '_' + kind}"
 
 
 class _Body:
@@ -300,7 +318,7 @@ def _source(b: _Body, k: int, source: str, reshape: bool) -> str:
         b.emit(f"{c} = stablehlo.constant {value} : {t}")
         b.emit(f"{v} = stablehlo.optimization_barrier {c} : {t}")
     else:
-        name = _global_name(k, reshape, source == "mutable_barrier")
+        name = _global_name(k, reshape, _GLOBALS[source])
         if source == "global":
             b.emit(f"{v} = util.global.load {name} : {t}")
         else:
@@ -440,21 +458,36 @@ def _function(case: Case, i: int, f: Function) -> str:
     )
 
 
+def _global(case: Case, k: int, reshape: bool, kind: str) -> list[str]:
+    decl = _declared(case, reshape)
+    name, t, value = _global_name(k, reshape, kind), _ty(decl, case.dtype), _dense(constant(case, k).reshape(decl))
+    if kind != "initialized":
+        return [f"util.global private {'mutable ' if kind == 'mutable' else ''}{name} = {value} : {t}"]
+    add = "arith.addf" if case.dtype == "f32" else "arith.addi"
+    return [  # the constant plus a zero neither folds away: a buffer made when the module starts
+        f"util.global private {name} : {t}",
+        "util.initializer {",
+        f"  %c = arith.constant {value} : {t}",
+        f"  %z = arith.constant dense<0{'.0' if case.dtype == 'f32' else ''}> : {t}",
+        f"  %b:2 = util.optimization_barrier %c, %z : {t}, {t}",
+        f"  %v = {add} %b#0, %b#1 : {t}",
+        f"  util.global.store %v, {name} : {t}",
+        "  util.return",
+        "}",
+    ]
+
+
 def program(case: Case) -> str:
     globals_ = set()
     for f in case.functions:
         for k, source, reshape in [(w.const, w.source, w.reshape) for w in f.writes] + [
             (r.const, r.source, False) for r in f.reads
         ]:
-            if source.startswith("global") or source == "mutable_barrier":
-                globals_.add((k, reshape, source == "mutable_barrier"))
+            if source in _GLOBALS:
+                globals_.add((k, reshape, _GLOBALS[source]))
     lines = []
-    for k, reshape, mutable in sorted(globals_):
-        decl = _declared(case, reshape)
-        lines.append(
-            f"util.global private {'mutable ' if mutable else ''}{_global_name(k, reshape, mutable)} = "
-            f"{_dense(constant(case, k).reshape(decl))} : {_ty(decl, case.dtype)}"
-        )
+    for k, reshape, kind in sorted(globals_):
+        lines += _global(case, k, reshape, kind)
     lines += [_function(case, i, f) for i, f in enumerate(case.functions)]
     return "\n".join(lines) + "\n"
 
