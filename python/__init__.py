@@ -51,7 +51,7 @@ _LAZY = {
     "pattern": "authoring",
     "OptPyError": "errors",
     "PipelineFailed": "errors",
-    "OptOptions": "run.engine",  # importing it loads no MLIR bindings
+    "OptOptions": "run.options",  # importing it loads no MLIR bindings
 }
 
 

@@ -1,30 +1,23 @@
 #!/usr/bin/env python3
 """Benchmark opt-py's core overheads against plain C++ MLIR, side by side.
 
-Three measurements, each with its variants interleaved and reported as
-medians (time.perf_counter):
+Three measurements, variants interleaved, medians (time.perf_counter):
 
-1. startup   ``opt-py --pipeline='builtin.module(canonicalize)' FILE`` vs
-             ``iree-opt --pass-pipeline='builtin.module(canonicalize)' FILE``
-             on a one-function file, as subprocesses (goal: <= 1.2x).
-             ``iree-opt`` is the one beside this Python (the iree-base-compiler
-             console script, itself a Python wrapper); the native binary it
-             execs is timed too, for reference.
+1. startup   ``opt-py`` vs ``iree-opt`` (the console script beside this
+             Python; the native binary it execs is timed for reference),
+             ``builtin.module(canonicalize)`` on a one-function file.
 2. pattern   a Python PatternPass whose ``arith.addi`` pattern is called on
-             each of N (20,000) ops and never matches, vs C++ ``canonicalize``
-             over the same module, in-process: the module is parsed before
-             each timed run and only ``opt_py.run_pipeline`` is timed
-             (goal: <= 2x). Pattern calls are counted, and the module is
-             checked to still hold all N ops afterwards.
-3. no-root   a Python pass rooted on ``tensor.collapse_shape`` (absent from
-             the module) appended to ``canonicalize,cse`` vs
-             ``canonicalize,cse`` alone, same module (goal: <= 5% added).
+             each of N ops and never matches, vs C++ ``canonicalize`` on the
+             same module, in process (only ``run_pipeline`` is timed); pattern
+             calls are counted and all N ops must survive.
+3. no-root   a Python pass rooted on ``tensor.collapse_shape`` (absent)
+             appended to ``canonicalize,cse``, vs ``canonicalize,cse`` alone.
 
-Run:  python tools/bench_core.py [--quick] [--ops N] [--profile]
+Run:  python tools/bench_core.py [--quick] [--ops N] [--profile] [--check]
 
-``--quick`` uses few repetitions (CI smoke); ``--profile`` prints where the
-Python time of measurement 2 goes (cProfile). Exit status is 0 even when a
-goal is missed; ``--check`` makes a missed goal exit 1.
+Each measurement has a goal (the report's ``goal`` column); ``--check`` makes
+a missed goal exit 1. ``--quick``: few repetitions; ``--profile``: where the
+Python time of measurement 2 goes (cProfile).
 """
 
 from __future__ import annotations
@@ -263,6 +256,34 @@ def profile_pattern_pass(ctx, text: str, pipe: str, top: int = 25):
 
 
 def main(argv=None) -> int:
+    args = _parse_args(argv)
+    startup_reps = args.startup_reps or (3 if args.quick else 15)
+    pattern_reps = args.pattern_reps or (2 if args.quick else 7)
+    noroot_reps = args.noroot_reps or (5 if args.quick else 61)
+    t_begin = time.perf_counter()
+    from iree.compiler import ir
+
+    opt_py.register_pass(BenchAddiNever)
+    opt_py.register_pass(BenchCollapseNever)
+    _print_header(args, startup_reps, pattern_reps, noroot_reps)
+    with tempfile.TemporaryDirectory(prefix="bench_core.") as tmp:
+        cmds, rows, notes, ok_all = _measure_startup(Path(tmp), startup_reps)
+        text = big_module(args.ops, args.funcs)
+        ctx = ir.Context()
+        for measure, reps in ((_measure_pattern, pattern_reps), (_measure_no_root, noroot_reps)):
+            more_rows, more_notes, ok = measure(ctx, text, args.ops, reps)
+            rows, notes, ok_all = rows + more_rows, notes + more_notes, ok_all and ok
+        profile = None
+        if args.profile:
+            profile = profile_pattern_pass(ctx, text, f"builtin.module(func.func({BenchAddiNever.name}))")
+    _print_report(rows, notes, cmds, profile)
+    print(f"\nTotal benchmark time: {time.perf_counter() - t_begin:.1f} s")
+    if not ok_all:
+        print("\nAt least one goal was NOT met (see the 'met' column).")
+    return 1 if (args.check and not ok_all) else 0
+
+
+def _parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="few repetitions (CI smoke)")
     ap.add_argument("--ops", type=int, default=20000, help="arith.addi ops in the big module (default 20000)")
@@ -272,20 +293,11 @@ def main(argv=None) -> int:
     ap.add_argument("--noroot-reps", type=int, help="runs per variant for measurement 3 (default 61, quick 5)")
     ap.add_argument("--profile", action="store_true", help="cProfile one run of the pattern pass of measurement 2")
     ap.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
 
-    startup_reps = args.startup_reps or (3 if args.quick else 15)
-    pattern_reps = args.pattern_reps or (2 if args.quick else 7)
-    noroot_reps = args.noroot_reps or (5 if args.quick else 61)
-    n_ops = args.ops
 
-    t_begin = time.perf_counter()
+def _print_header(args, startup_reps: int, pattern_reps: int, noroot_reps: int) -> None:
     from importlib.metadata import version
-
-    from iree.compiler import ir
-
-    opt_py.register_pass(BenchAddiNever)
-    opt_py.register_pass(BenchCollapseNever)
 
     print("# opt-py core benchmark\n")
     print("Command: `" + shlex.join([sys.executable] + sys.argv) + "`\n")
@@ -295,145 +307,105 @@ def main(argv=None) -> int:
         iree_version = "?"
     print(
         f"Python {platform.python_version()}, iree-base-compiler {iree_version}, "
-        f"{platform.machine()} {os.cpu_count()} CPUs; {n_ops} arith.addi in {args.funcs} func(s); "
+        f"{platform.machine()} {os.cpu_count()} CPUs; {args.ops} arith.addi in {args.funcs} func(s); "
         f"reps: startup {startup_reps}, pattern {pattern_reps}, no-root {noroot_reps} (medians, interleaved)\n"
     )
 
-    rows = []  # (measurement, variant, median, ratio text, goal text, ok)
+
+def _measure_startup(tmp: Path, reps: int):
+    """1. startup: (commands, rows, notes, goal met)."""
+    cmds, st = bench_startup(tmp, reps)
+    ratio = st["opt-py"] / st["iree-opt"]
+    ok = ratio <= 1.2
+    rows = [("1. startup", "`iree-opt` (console script)", st["iree-opt"], "1.00x", "", None)]
     notes = []
-    ok_all = True
-
-    with tempfile.TemporaryDirectory(prefix="bench_core.") as tmp:
-        tmp = Path(tmp)
-
-        # 1. startup ---------------------------------------------------------
-        cmds, st = bench_startup(tmp, startup_reps)
-        ratio = st["opt-py"] / st["iree-opt"]
-        ok = ratio <= 1.2
-        ok_all &= ok
-        rows.append(("1. startup", "`iree-opt` (console script)", st["iree-opt"], "1.00x", "", None))
-        if "iree-opt (native binary)" in st:
-            rows.append(
-                (
-                    "1. startup",
-                    "iree-opt native binary (reference)",
-                    st["iree-opt (native binary)"],
-                    f"{st['iree-opt (native binary)'] / st['iree-opt']:.2f}x",
-                    "",
-                    None,
-                )
-            )
-        rows.append(("1. startup", "`opt-py`", st["opt-py"], f"{ratio:.2f}x", "<= 1.2x vs `iree-opt`", ok))
-        if "iree-opt (native binary)" in st:
-            notes.append(
-                f"startup: `iree-opt` here is {cmds['iree-opt'][0]}, a Python console script that execs the "
-                f"native binary; opt-py is {st['opt-py'] / st['iree-opt (native binary)']:.1f}x the native binary."
-            )
-
-        # 2. and 3. ----------------------------------------------------------
-        text = big_module(n_ops, args.funcs)
-        ctx = ir.Context()
-
-        canon = "builtin.module(func.func(canonicalize))"
-        py_addi = f"builtin.module(func.func({BenchAddiNever.name}))"
-        check_survives(ctx, text, canon, n_ops)
-        check_survives(ctx, text, py_addi, n_ops)
-        times, calls = timed_runs(ctx, text, {"canonicalize": canon, "python": py_addi}, pattern_reps)
-        bad_calls = [c for c in calls["python"] if c != n_ops]
-        if bad_calls:
-            sys.exit(f"bench_core: the pattern was called {bad_calls} times, not {n_ops}")
-        c_ms, p_ms = median_ms(times["canonicalize"]), median_ms(times["python"])
-        ratio2 = p_ms / c_ms
-        ok = ratio2 <= 2.0
-        ok_all &= ok
-        rows.append(("2. pattern on every op", f"C++ `canonicalize` ({canon})", c_ms, "1.00x", "", None))
+    native = st.get("iree-opt (native binary)")
+    if native is not None:
         rows.append(
-            (
-                "2. pattern on every op",
-                f"Python never-matching `arith.addi` pattern ({py_addi})",
-                p_ms,
-                f"{ratio2:.2f}x",
-                "<= 2x",
-                ok,
-            )
+            ("1. startup", "iree-opt native binary (reference)", native, f"{native / st['iree-opt']:.2f}x", "", None)
         )
         notes.append(
-            f"pattern: the Python pattern was called {calls['python'][0]} times per run "
-            f"(= {n_ops} ops), {p_ms * 1e3 / n_ops:.2f} us per op all told; "
-            f"all {n_ops} arith.addi survive both pipelines."
+            f"startup: `iree-opt` here is {cmds['iree-opt'][0]}, a Python console script that execs the "
+            f"native binary; opt-py is {st['opt-py'] / native:.1f}x the native binary."
         )
+    rows.append(("1. startup", "`opt-py`", st["opt-py"], f"{ratio:.2f}x", "<= 1.2x vs `iree-opt`", ok))
+    return cmds, rows, notes, ok
 
-        base = "builtin.module(func.func(canonicalize,cse))"
-        plus = f"builtin.module(func.func(canonicalize,cse,{BenchCollapseNever.name}))"
-        alone = f"builtin.module(func.func({BenchCollapseNever.name}))"
-        out_base = check_survives(ctx, text, base, n_ops)
-        out_plus = check_survives(ctx, text, plus, n_ops)
-        if out_base != out_plus:
-            sys.exit("bench_core: adding the no-root pass changed the output")
-        from opt_py import OptOptions
 
-        no_verify = OptOptions(verify_each=False)
-        times3, calls3 = timed_runs(
-            ctx,
-            text,
-            {"base": base, "plus": plus, "alone": alone, "base-nv": (base, no_verify), "plus-nv": (plus, no_verify)},
-            noroot_reps,
-        )
-        if any(sum(v) for v in calls3.values()):
-            sys.exit("bench_core: the tensor.collapse_shape pattern was called, but the module has none")
-        b_ms, q_ms, a_ms, bn_ms, qn_ms = (median_ms(times3[k]) for k in ("base", "plus", "alone", "base-nv", "plus-nv"))
-        added = (q_ms - b_ms) / b_ms * 100
-        paired = statistics.median(p - b for p, b in zip(times3["plus"], times3["base"])) * 1e3
-        ok = added <= 5.0
-        ok_all &= ok
-        rows.append(("3. pass with absent root", f"`canonicalize,cse` ({base})", b_ms, "+0.0%", "", None))
-        rows.append(
-            (
-                "3. pass with absent root",
-                f"`canonicalize,cse` + Python pass on tensor.collapse_shape ({plus})",
-                q_ms,
-                f"{added:+.1f}%",
-                "<= +5%",
-                ok,
-            )
-        )
-        rows.append(
-            (
-                "3. pass with absent root",
-                f"the Python pass alone (reference; {alone})",
-                a_ms,
-                f"{a_ms / b_ms * 100:.1f}% of base",
-                "",
-                None,
-            )
-        )
-        rows.append(
-            (
-                "3. pass with absent root",
-                "`canonicalize,cse`, verifier off (reference; --verify-each=false)",
-                bn_ms,
-                "",
-                "",
-                None,
-            )
-        )
-        rows.append(
-            (
-                "3. pass with absent root",
-                "`canonicalize,cse` + the Python pass, verifier off (reference)",
-                qn_ms,
-                f"{(qn_ms - bn_ms) / bn_ms * 100:+.1f}% vs verifier-off base",
-                "",
-                None,
-            )
-        )
-        notes.append(
-            f"no-root: median of paired differences (plus - base, same repetition) is "
-            f"{paired:+.2f} ms ({paired / b_ms * 100:+.1f}% of base); the pattern was never called."
-        )
+def _measure_pattern(ctx, text: str, n_ops: int, reps: int):
+    """2. a Python pattern called on every op vs C++ canonicalize: (rows, notes, goal met)."""
+    canon = "builtin.module(func.func(canonicalize))"
+    py_addi = f"builtin.module(func.func({BenchAddiNever.name}))"
+    check_survives(ctx, text, canon, n_ops)
+    check_survives(ctx, text, py_addi, n_ops)
+    times, calls = timed_runs(ctx, text, {"canonicalize": canon, "python": py_addi}, reps)
+    bad_calls = [c for c in calls["python"] if c != n_ops]
+    if bad_calls:
+        sys.exit(f"bench_core: the pattern was called {bad_calls} times, not {n_ops}")
+    c_ms, p_ms = median_ms(times["canonicalize"]), median_ms(times["python"])
+    ratio = p_ms / c_ms
+    ok = ratio <= 2.0
+    name = "2. pattern on every op"
+    rows = [
+        (name, f"C++ `canonicalize` ({canon})", c_ms, "1.00x", "", None),
+        (name, f"Python never-matching `arith.addi` pattern ({py_addi})", p_ms, f"{ratio:.2f}x", "<= 2x", ok),
+    ]
+    notes = [
+        f"pattern: the Python pattern was called {calls['python'][0]} times per run "
+        f"(= {n_ops} ops), {p_ms * 1e3 / n_ops:.2f} us per op all told; "
+        f"all {n_ops} arith.addi survive both pipelines."
+    ]
+    return rows, notes, ok
 
-        profile = profile_pattern_pass(ctx, text, py_addi) if args.profile else None
 
+def _measure_no_root(ctx, text: str, n_ops: int, reps: int):
+    """3. a Python pass whose root op never occurs, added to canonicalize,cse: (rows, notes, goal met)."""
+    from opt_py import OptOptions
+
+    base = "builtin.module(func.func(canonicalize,cse))"
+    plus = f"builtin.module(func.func(canonicalize,cse,{BenchCollapseNever.name}))"
+    alone = f"builtin.module(func.func({BenchCollapseNever.name}))"
+    if check_survives(ctx, text, base, n_ops) != check_survives(ctx, text, plus, n_ops):
+        sys.exit("bench_core: adding the no-root pass changed the output")
+    no_verify = OptOptions(verify_each=False)
+    variants = {"base": base, "plus": plus, "alone": alone, "base-nv": (base, no_verify), "plus-nv": (plus, no_verify)}
+    times, calls = timed_runs(ctx, text, variants, reps)
+    if any(sum(v) for v in calls.values()):
+        sys.exit("bench_core: the tensor.collapse_shape pattern was called, but the module has none")
+    b_ms, q_ms, a_ms, bn_ms, qn_ms = (median_ms(times[k]) for k in ("base", "plus", "alone", "base-nv", "plus-nv"))
+    added = (q_ms - b_ms) / b_ms * 100
+    paired = statistics.median(p - b for p, b in zip(times["plus"], times["base"])) * 1e3
+    ok = added <= 5.0
+    name = "3. pass with absent root"
+    rows = [
+        (name, f"`canonicalize,cse` ({base})", b_ms, "+0.0%", "", None),
+        (
+            name,
+            f"`canonicalize,cse` + Python pass on tensor.collapse_shape ({plus})",
+            q_ms,
+            f"{added:+.1f}%",
+            "<= +5%",
+            ok,
+        ),
+        (name, f"the Python pass alone (reference; {alone})", a_ms, f"{a_ms / b_ms * 100:.1f}% of base", "", None),
+        (name, "`canonicalize,cse`, verifier off (reference; --verify-each=false)", bn_ms, "", "", None),
+        (
+            name,
+            "`canonicalize,cse` + the Python pass, verifier off (reference)",
+            qn_ms,
+            f"{(qn_ms - bn_ms) / bn_ms * 100:+.1f}% vs verifier-off base",
+            "",
+            None,
+        ),
+    ]
+    notes = [
+        f"no-root: median of paired differences (plus - base, same repetition) is "
+        f"{paired:+.2f} ms ({paired / b_ms * 100:+.1f}% of base); the pattern was never called."
+    ]
+    return rows, notes, ok
+
+
+def _print_report(rows, notes, cmds, profile) -> None:
     print("| measurement | variant | median | ratio | goal | met |")
     print("|---|---|---:|---:|---|---|")
     for meas, variant, ms, ratio_text, goal, ok in rows:
@@ -445,15 +417,11 @@ def main(argv=None) -> int:
     print("\nStartup commands:")
     for label, cmd in cmds.items():
         print(f"- {label}: `{shlex.join(cmd)}`")
-    print(f"\nTotal benchmark time: {time.perf_counter() - t_begin:.1f} s")
     if profile:
         print("\n## cProfile of one run of measurement 2's Python pass (sorted by own time)\n")
         print("```")
         print(profile.rstrip())
         print("```")
-    if not ok_all:
-        print("\nAt least one goal was NOT met (see the 'met' column).")
-    return 1 if (args.check and not ok_all) else 0
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Top-k speed on a GPU: --fixes (sort-slice-to-topk{gpu=true}) vs its other forms vs the sort path vs torch.topk.
+"""Top-k speed on a GPU: --fixes (sort-slice-to-topk{rule=gpu materialize=true}) vs its other forms vs the sort path vs torch.topk.
 
 Compiled here, run where the GPU is (that machine needs only iree-base-runtime,
 numpy and torch, and Nsight Compute for --ncu; ``run`` imports nothing from opt_py):
@@ -58,10 +58,10 @@ def floor_program(width):
 VARIANTS = {  # name -> the top-k pass's options in place of --fixes' (None: the pass left out)
     "fixes": "",  # --fixes as it is
     "sort": None,  # IREE's sort (sort-drop-unused-results makes it compile for GPUs)
-    "rounds": "gpu=true form=FORM1",  # the materialized argmax / rounds forms alone (the rule before chunks)
-    "rank": "gpu=true form=rank",  # materialized rank count (all positions in parallel)
-    "chunks": "gpu=true form=chunks",  # chunk bests, then ranks over the bests and the candidates
-    "chunks-rounds": "gpu=true form=chunks select=rounds",  # the same, picking by k rounds
+    "rounds": "rule=gpu materialize=true form=FORM1",  # the materialized argmax / rounds forms alone (the rule before chunks)
+    "rank": "rule=gpu materialize=true form=rank",  # materialized rank count (all positions in parallel)
+    "chunks": "rule=gpu materialize=true form=chunks",  # chunk bests, then ranks over the bests and the candidates
+    "chunks-rounds": "rule=gpu materialize=true form=chunks select=rounds",  # the same, picking by k rounds
     "topk-op": "form=topk",  # iree_linalg_ext.topk
 }
 

@@ -650,7 +650,51 @@ def export(s: Spec, out_root: str = OUT) -> dict:
     with torch.no_grad():
         expected = _flatten(model(*args))
         exported = aot.export(model, args=example, dynamic_shapes=s.dynamic)
-    d = os.path.join(out_root, s.name)
+    dyn = dynamic_dims(s.dynamic)
+
+    def manifest(old: dict) -> dict:
+        m = {
+            "name": s.name,
+            "family": s.family,
+            "summary": s.summary,
+            "function": "main",
+            "seed": s.seed,
+            "dynamic_dims": dyn,
+            **shapes(args, expected),
+            "tolerance": {"rtol": s.rtol, "atol": s.atol},
+            "slow": old.get("slow", []),  # targets whose compile is slow (hand-kept)
+            "known": old.get("known", {}),
+            "exported_with": {"torch": torch.__version__, "iree-turbine": _turbine_version()},
+        }
+        if s.notes:
+            m["notes"] = s.notes
+        return m
+
+    return write(os.path.join(out_root, s.name), exported, args, expected, manifest)
+
+
+def dynamic_dims(dynamic: dict | None) -> dict:
+    """torch.export's dynamic_shapes as the manifest spells them: {arg: {dim: name}}."""
+    dyn = {}
+    for arg, dims in (dynamic or {}).items():
+        if dims:
+            dyn[arg] = {str(k): v.__name__ for k, v in dims.items()}
+    return dyn
+
+
+def shapes(args, expected) -> dict:
+    """The manifest's "inputs" and "outputs": shape and dtype of each array."""
+    return {
+        "inputs": [{"shape": list(a.shape), "dtype": str(_npy(a).dtype)} for a in args],
+        "outputs": [{"shape": list(e.shape), "dtype": str(_npy(e).dtype)} for e in expected],
+    }
+
+
+def write(d: str, exported, args, expected, manifest: Callable[[dict], dict]) -> dict:
+    """Write one model's directory ``d``: model.mlir, input<i>.npy, expected<i>.npy and
+    manifest.json, ``manifest(old)`` given the manifest already there (its hand-kept
+    entries); refuse a file over MAX_FILE_BYTES. Shared with tools/export_library_models.py."""
+    name = os.path.basename(d)
     os.makedirs(d, exist_ok=True)
     exported.save_mlir(os.path.join(d, "model.mlir"))
     for i, a in enumerate(args):
@@ -659,34 +703,15 @@ def export(s: Spec, out_root: str = OUT) -> dict:
         np.save(os.path.join(d, f"expected{i}.npy"), _npy(e))
     mpath = os.path.join(d, "manifest.json")
     old = json.load(open(mpath)) if os.path.exists(mpath) else {}
-    dyn = {}
-    for arg, dims in (s.dynamic or {}).items():
-        if dims:
-            dyn[arg] = {str(k): v.__name__ for k, v in dims.items()}
-    manifest = {
-        "name": s.name,
-        "family": s.family,
-        "summary": s.summary,
-        "function": "main",
-        "seed": s.seed,
-        "dynamic_dims": dyn,
-        "inputs": [{"shape": list(a.shape), "dtype": str(_npy(a).dtype)} for a in args],
-        "outputs": [{"shape": list(e.shape), "dtype": str(_npy(e).dtype)} for e in expected],
-        "tolerance": {"rtol": s.rtol, "atol": s.atol},
-        "slow": old.get("slow", []),  # targets whose compile is slow (hand-kept)
-        "known": old.get("known", {}),
-        "exported_with": {"torch": torch.__version__, "iree-turbine": _turbine_version()},
-    }
-    if s.notes:
-        manifest["notes"] = s.notes
+    m = manifest(old)
     with open(mpath, "w") as f:
-        json.dump(manifest, f, indent=2)
+        json.dump(m, f, indent=2)
         f.write("\n")
     for fn in os.listdir(d):
         size = os.path.getsize(os.path.join(d, fn))
         if size > MAX_FILE_BYTES:
-            raise SystemExit(f"{s.name}/{fn} is {size} bytes, over {MAX_FILE_BYTES}: make the model smaller")
-    return manifest
+            raise SystemExit(f"{name}/{fn} is {size} bytes, over {MAX_FILE_BYTES}: make the model smaller")
+    return m
 
 
 def _turbine_version() -> str:

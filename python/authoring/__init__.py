@@ -1,6 +1,6 @@
 """What a pass author reads: declaring passes and options, writing patterns."""
 
-from .declaration import Pass, PassContext, PatternPass, option
+from .declaration import Pass, PassContext, PatternPass, Rewrite, option
 from .rewriting import Pattern, Rewriter, pattern
 
-__all__ = ["Pass", "PassContext", "PatternPass", "Pattern", "Rewriter", "option", "pattern"]
+__all__ = ["Pass", "PassContext", "PatternPass", "Pattern", "Rewrite", "Rewriter", "option", "pattern"]

@@ -14,22 +14,26 @@ defaults, spelled on the command line with ``-`` for ``_``::
         def patterns(self):
             return [fold_thing_into_other.bind(limit=self.limit)]
 
-A ``PatternPass`` lists patterns; the engine runs them with MLIR's greedy
-driver (or the walk driver) configured by options every pattern pass has. A
-plain ``Pass`` implements ``run(op, ctx)`` instead. This module imports no
-MLIR bindings, so declaring passes costs nothing until one runs.
+An option typed by an ``Enum`` is a choice, checked when the pipeline is
+parsed (options.py). A ``PatternPass`` lists patterns; the engine runs them
+with MLIR's greedy driver (or the walk driver) configured by options every
+pattern pass has. A plain ``Pass`` implements ``run(op, ctx)`` instead. This
+module imports no MLIR bindings, so declaring passes costs nothing until one
+runs.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from ..errors import PassOptionError
-from .options import parse_option_value, split_option_text
+from .options import format_option_value, is_choice, parse_option_value, split_option_text
 from .rewriting import Pattern
 
 
@@ -41,15 +45,24 @@ def option(default: Any, help: str = "") -> Any:
 
 
 class PassContext:
-    """Per-run services for a pass: diagnostics and statistics."""
+    """Per-run services for a pass: diagnostics, statistics and the record of what it rewrote."""
 
-    def __init__(self, pass_name: str, debug_patterns=None, stats=None, rename=None):
+    def __init__(self, pass_name: str, debug_patterns=None, stats=None, rename=None, rewrites=None):
         self.pass_name = pass_name
         self.rename = rename or {}  # file names in locations -> names to print
         self.debug_patterns = debug_patterns  # callable(line) or None
         self.stats = stats if stats is not None else {}
+        self.rewrites = rewrites  # a list of Rewrite records when the caller asked for them, else None
+        self.locate = str  # location -> printed (the engine prints them as diagnostics are)
         self.failed = False
         self.cache: dict = {}  # per pass run: e.g. frozen pattern sets shared by all anchor ops
+
+    def rewrote(self, what: str, op):
+        """Record that ``what`` rewrote ``op`` (for ``opt-py compile --fixes-report``): a plain pass calls
+        it for each op it changes; the pattern driver records every pattern it applies."""
+        if self.rewrites is not None:
+            op = op.operation if hasattr(op, "operation") else op
+            self.rewrites.append(Rewrite(self.pass_name, what, op.name, self.locate(op.location)))
 
     def emit_error(self, op_or_loc, message: str):
         """Emit an error at an op's location; the pass will fail."""
@@ -59,6 +72,16 @@ class PassContext:
 
     def bump(self, stat: str, n: int = 1):
         self.stats[stat] = self.stats.get(stat, 0) + n
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One rewrite a pass made: by what (its pattern), of which op, where (a printed location)."""
+
+    pass_name: str
+    what: str
+    op_name: str
+    where: str
 
 
 @dataclass(frozen=True)
@@ -105,15 +128,30 @@ class Pass:
             raise PassOptionError(f"pass '{cls.name}' cannot be built: {type(e).__name__}: {e}") from None
 
     def option_text(self) -> str:
-        parts = []
-        for cli, field, _typ, _, _ in self.options():
-            v = getattr(self, field)
-            if isinstance(v, bool):
-                v = "true" if v else "false"
-            elif isinstance(v, (list, tuple)):
-                v = ",".join(str(x) for x in v)
-            parts.append(f"{cli}={v}")
-        return " ".join(parts)
+        """The options as pass-option text, which ``from_options`` reads back to an equal pass."""
+        return " ".join(f"{cli}={format_option_value(getattr(self, field))}" for cli, field, *_ in self.options())
+
+    def __post_init__(self):
+        """A choice given by its spelling (from Python: ``Pass(form="rank")``) becomes its Enum member,
+        checked as the pipeline parser checks it."""
+        for cli, field, typ in _choice_fields(type(self)):
+            value = getattr(self, field)
+            if not isinstance(value, typ):
+                object.__setattr__(self, field, parse_option_value(self.name, cli, typ, str(value)))
+
+
+@functools.cache
+def _choice_fields(cls) -> tuple[tuple[str, str, type], ...]:
+    """(cli-name, field-name, Enum) of each choice option of ``cls``."""
+    return tuple((cli, field, typ) for cli, field, typ, _, _ in cls.options() if is_choice(typ))
+
+
+class RegionSimplify(StrEnum):
+    """The greedy driver's region simplification (MLIR's GreedySimplifyRegionLevel)."""
+
+    DISABLED = "disabled"
+    NORMAL = "normal"
+    AGGRESSIVE = "aggressive"
 
 
 @dataclass(frozen=True)
@@ -133,14 +171,10 @@ class PatternPass(Pass):
     fold: bool = option(False, "greedy driver: also fold ops")
     cse_constants: bool = option(False, "greedy driver: CSE constants while folding")
     top_down: bool = option(True, "greedy driver: visit ops top-down")
-    region_simplify: str = option("disabled", "greedy driver: disabled, normal or aggressive")
+    region_simplify: RegionSimplify = option(RegionSimplify.DISABLED, "greedy driver: how far to simplify regions")
 
     def __post_init__(self):
-        if self.region_simplify.lower() not in ("disabled", "normal", "aggressive"):
-            raise PassOptionError(
-                f"pass '{self.name}': option 'region-simplify' expects one of disabled, normal, "
-                f"aggressive, got '{self.region_simplify}'"
-            )
+        super().__post_init__()
         for opt in ("max_iterations", "max_num_rewrites"):
             if not -(2**63) <= getattr(self, opt) < 2**63:
                 raise PassOptionError(f"pass '{self.name}': option '{opt.replace('_', '-')}' is out of range")

@@ -1,8 +1,14 @@
-"""Pass options as MLIR spells them: ``a=1 b="x y" c={1,2}``, typed by the pass's fields."""
+"""Pass options as MLIR spells them: ``a=1 b="x y" c={1,2}``, typed by the pass's fields.
+
+A field typed by an ``Enum`` is a choice: spelled by its members' names in
+lower case with ``-`` for ``_`` (``Form.ARGMAX`` is ``argmax``), checked when
+the pipeline is parsed, listed by ``--list-passes``.
+"""
 
 from __future__ import annotations
 
 import collections.abc
+import enum
 import typing
 
 from ..errors import PassOptionError
@@ -73,13 +79,45 @@ def parse_option_value(pass_name: str, key: str, typ, raw: str):
             raise bad("a number") from None
     if typ is str:
         return raw
-    if isinstance(typ, type) and hasattr(typ, "__members__"):  # Enum
+    if is_choice(typ):
         try:
             return typ[raw.replace("-", "_").upper()]
         except KeyError:
-            choices = ", ".join(m.lower().replace("_", "-") for m in typ.__members__)
-            raise bad(f"one of {choices}") from None
+            raise bad(f"one of {', '.join(choices(typ))}") from None
     raise bad(f"a value of type {typ}")
+
+
+def is_choice(typ) -> bool:
+    """Whether an option of type ``typ`` is a choice among an Enum's members."""
+    return isinstance(typ, type) and issubclass(typ, enum.Enum)
+
+
+def choice_name(member: enum.Enum) -> str:
+    """How a choice is spelled in option text: ``Form.ARGMAX`` is ``argmax``."""
+    return member.name.lower().replace("_", "-")
+
+
+def choices(typ) -> list[str]:
+    """The spellings of a choice option's values, in declaration order."""
+    return [choice_name(m) for m in typ]
+
+
+def format_option_value(value) -> str:
+    """``value`` as option text spells it (what ``parse_option_value`` reads back)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, enum.Enum):
+        return choice_name(value)
+    if isinstance(value, (list, tuple)):
+        return ",".join(format_option_value(x) for x in value)
+    return str(value)
+
+
+def option_type_name(typ) -> str:
+    """An option's type as ``--list-passes`` shows it: ``int``, ``bool``..., or a choice's values."""
+    if is_choice(typ):
+        return "|".join(choices(typ))
+    return getattr(typ, "__name__", str(typ))
 
 
 def _plain_number(raw: str) -> str:

@@ -174,6 +174,7 @@ def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     shutil.copyfile(Path(__file__).with_name("bundle_run.py"), out / "run_bundle.py")
+    shutil.copyfile(Path(__file__).with_name("worker.py"), out / "worker.py")  # the runner runs each module through it
     return manifest
 
 

@@ -4,14 +4,16 @@
     python DIR/run_bundle.py DIR --device cuda      # the copy write_bundle puts in DIR
 
 Needs only ``iree-base-runtime`` (of the compiler's version, in the bundle's
-manifest) and numpy: this file imports nothing else, and nothing from opt_py,
-so it runs where no compiler is installed. It runs every module of every
-variant on the device, compares each output with the reference at the case's
-tolerance, prints a table per family and variant (right / wrong / failed) and
-writes results.json. Exit status: 0 when every outcome is the expected one
-(right, or the stock failure the bundle records as known; stock on generated
-programs may be anything), 1 otherwise, 2 for
-a bundle or device that cannot be used.
+manifest) and numpy: this file imports nothing else but worker.py (which the
+bundle carries beside it), and nothing from opt_py, so it runs where no
+compiler is installed. It runs every module of every variant on the device in
+worker.py's child process (read-only, twice: a module that faults or changes
+its results between calls is wrong, and the runner goes on with the next),
+compares each output with the reference at the case's tolerance, prints a
+table per family and variant (right / wrong / failed) and writes
+results.json. Exit status: 0 when every outcome is the expected one (right,
+or the stock failure the bundle records as known; stock on generated programs
+may be anything), 1 otherwise, 2 for a bundle or device that cannot be used.
 """
 
 from __future__ import annotations
@@ -20,11 +22,24 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 
 import numpy as np
+
+try:
+    from . import worker  # as opt_py.iree.bundle_run
+except ImportError:  # as DIR/run_bundle.py: the bundle carries worker.py beside it
+    import importlib.util
+
+    _path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
+    if not os.path.exists(_path):
+        raise SystemExit(
+            f"bundle_run: error: no {_path}: the bundle must carry worker.py beside run_bundle.py"
+        ) from None
+    _spec = importlib.util.spec_from_file_location("worker", _path)
+    worker = sys.modules["worker"] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(worker)
 
 FORMAT = "opt-py-bundle/1"
 
@@ -52,19 +67,10 @@ def compare_outputs(outs, refs, rtol: float, atol: float) -> tuple[bool, str]:
     return not notes, "; ".join(notes)
 
 
-def run_module(vmfb_path: str, device: str, function: str, inputs) -> list[np.ndarray]:
-    import iree.runtime as rt
-
-    config = rt.Config(device)
-    ctx = rt.SystemContext(config=config)
-    ctx.add_vm_module(rt.VmModule.mmap(config.vm_instance, vmfb_path))
-    result = ctx.modules.module[function](*inputs)
-    results = result if isinstance(result, (list, tuple)) else [result]
-    return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
-
-
-def run_one(root: str, case: dict, variant: str, device: str) -> dict:
-    """The outcome of one (case, variant): right, wrong, compile-error or run-error."""
+def run_one(root: str, case: dict, variant: str, device: str, timeout: float | None = None, runner=None) -> dict:
+    """The outcome of one (case, variant): right, wrong, compile-error or run-error. The module runs in
+    worker.py's child process (``runner``; default this process's), read-only and twice: a module that
+    faults, or whose results change between the calls, is wrong, and the reason is the detail."""
     module = case["modules"][variant]
     if "compile_error" in module:
         return {"outcome": "compile-error", "detail": module["compile_error"], "seconds": 0.0}
@@ -72,31 +78,21 @@ def run_one(root: str, case: dict, variant: str, device: str) -> dict:
     try:
         inputs = [np.load(os.path.join(root, p)) for p in case["inputs"]]
         refs = [np.load(os.path.join(root, p)) for p in case["expected"]]
-        outs = run_module(os.path.join(root, module["vmfb"]), device, case["function"], inputs)
-        same, detail = compare_outputs(outs, refs, case["tolerance"]["rtol"], case["tolerance"]["atol"])
+    except (OSError, ValueError) as e:
+        return {"outcome": "run-error", "detail": f"{type(e).__name__}: {e}", "seconds": 0.0}
+    request = worker.Request(os.path.join(root, module["vmfb"]), device, case["function"], inputs)
+    ran = worker.run(request, timeout, runner)
+    problem = ran.problem()
+    if ran.error and not ran.fault:
+        outcome, detail = "run-error", problem.splitlines()[0] if problem else ""
+    elif problem:
+        outcome, detail = "wrong", problem
+    else:
+        same, detail = compare_outputs(
+            ran.calls[0]["results"], refs, case["tolerance"]["rtol"], case["tolerance"]["atol"]
+        )
         outcome = "right" if same else "wrong"
-    except Exception as e:  # noqa: BLE001 - any runtime failure is this module's outcome
-        outcome, detail = "run-error", f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
     return {"outcome": outcome, "detail": detail, "seconds": round(time.perf_counter() - t0, 3)}
-
-
-def run_isolated(root: str, case: dict, variant: str, device: str, timeout: float) -> dict:
-    """run_one in a child process: a crash or a hang stays there."""
-    args = [sys.executable, os.path.abspath(__file__), root, "--device", device, "--one", case["name"], variant]
-    t0 = time.perf_counter()
-    try:
-        proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        return {"outcome": "run-error", "detail": f"timed out after {timeout} s", "seconds": timeout}
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        return {
-            "outcome": "run-error",
-            "detail": f"child exited {proc.returncode}: {tail}",
-            "seconds": round(time.perf_counter() - t0, 3),
-        }
-    return json.loads(lines[-1])
 
 
 # --------------------------------------------------------------------------
@@ -168,10 +164,6 @@ def main(argv=None) -> int:
     manifest = load_manifest(root)
     device = a.device or manifest["device"]
     cases = {c["name"]: c for c in manifest["cases"]}
-    if a.one:  # the child of --isolate
-        case, variant = a.one
-        print(json.dumps(run_one(root, cases[case], variant, device)))
-        return 0
     variants = a.variant or list(manifest["variants"])
     unknown = [v for v in variants if v not in manifest["variants"]]
     unknown += [c for c in (a.case or []) if c not in cases]
@@ -220,10 +212,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default=None, help="IREE runtime device (cuda, hip, local-task; default: the bundle's)")
     p.add_argument("--variant", action="append", default=None, help="run only this variant (repeatable)")
     p.add_argument("--case", action="append", default=None, help="run only this case (repeatable)")
-    p.add_argument("--isolate", action="store_true", help="run each module in a child process")
-    p.add_argument("--timeout", type=float, default=300.0, help="seconds per module with --isolate")
+    p.add_argument("--isolate", action="store_true", help="run each module in a child process of its own")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds per module (its two calls)")
     p.add_argument("-o", "--results", default=None, help="results file (default: DIR/results.json)")
-    p.add_argument("--one", nargs=2, metavar=("CASE", "VARIANT"), help=argparse.SUPPRESS)
     return p
 
 
@@ -240,10 +231,12 @@ def _device_problem(device: str) -> str | None:
 
 def _run_logged(root: str, case: dict, variant: str, device: str, a) -> dict:
     """One (case, variant) run as --isolate asks, its result labelled, and a line on stderr."""
-    if a.isolate:
-        r = run_isolated(root, case, variant, device, a.timeout)
-    else:
-        r = run_one(root, case, variant, device)
+    runner = worker.Worker() if a.isolate else None
+    try:
+        r = run_one(root, case, variant, device, a.timeout, runner)
+    finally:
+        if runner is not None:
+            runner.close()
     exp = expected_outcome(case, variant)
     r = {
         "case": case["name"],

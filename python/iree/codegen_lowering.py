@@ -19,6 +19,8 @@ import tempfile
 from dataclasses import dataclass, field
 
 from ..errors import CodegenError
+from . import points
+from .points import PointInjection
 
 START_MARKER = "iree-codegen-lower-executable-using-transform-dialect"
 END_MARKERS = (
@@ -32,33 +34,11 @@ _FUNC_LINE = re.compile(r"^func\.func (?:\w+ )?@([\w$.\-]+)")
 _SYM_NAME = re.compile(r'sym_name = "([^"]+)"')
 
 
-@dataclass
-class CodegenInjection:
-    """``before:PASS[#N]:PIPELINE`` or ``after:PASS[#N]:PIPELINE``."""
+class CodegenInjection(PointInjection):
+    """A point among a dispatch function's codegen passes (``--inject-codegen``)."""
 
-    where: str
-    pass_name: str
-    occurrence: int  # 1-based; 0 means every occurrence
-    pipeline: str
-
-    @classmethod
-    def parse(cls, spec: str) -> CodegenInjection:
-        parts = spec.split(":", 2)
-        if len(parts) != 3 or parts[0] not in ("before", "after") or not parts[1] or not parts[2].strip():
-            raise CodegenError(
-                f"malformed --inject-codegen '{spec}': expected before:PASS:PIPELINE or after:PASS:PIPELINE "
-                "(PASS may end in #N for its N-th occurrence, #* for every one)"
-            )
-        name, _, nth = parts[1].partition("#")
-        if nth in ("", "1"):
-            occurrence = 1
-        elif nth == "*":
-            occurrence = 0
-        elif nth.isdigit() and int(nth) > 0:
-            occurrence = int(nth)
-        else:
-            raise CodegenError(f"malformed occurrence '#{nth}' in --inject-codegen '{spec}'")
-        return cls(parts[0], name, occurrence, parts[2].strip())
+    FLAG = "--inject-codegen"
+    ERROR = CodegenError
 
 
 @dataclass
@@ -76,19 +56,12 @@ def pass_name(pass_text: str) -> str:
 
 def split_points(passes: list[str], inj: CodegenInjection) -> list[int]:
     """Indices in ``passes`` where the injected pipeline runs."""
-    hits = [i for i, p in enumerate(passes) if pass_name(p) == inj.pass_name]
-    if inj.occurrence:
-        hits = hits[inj.occurrence - 1 : inj.occurrence]
-    return [i if inj.where == "before" else i + 1 for i in hits]
+    return points.split_points([pass_name(p) for p in passes], inj)
 
 
 def point_text(low: FunctionLowering, at: int) -> str:
     """Splice ``at`` of ``low``'s passes as an injection point names it."""
-    if at == 0:
-        return f"before:{pass_name(low.passes[0])}" if low.passes else "the start"
-    name = pass_name(low.passes[at - 1])
-    n = sum(1 for p in low.passes[:at] if pass_name(p) == name)
-    return f"after:{name}#{n}"
+    return points.point_name([pass_name(p) for p in low.passes], at)
 
 
 def selectable(name: str) -> bool:
@@ -182,7 +155,7 @@ def lowering_dumps(module, iree_flags, print_flags: list[str]):
     IREE's own lowering prints with ``print_flags``; and iree-compile's error, None if it succeeded."""
     markers = ",".join(sorted({START_MARKER, *END_MARKERS}))
     proc = _compile_codegen(
-        module.get_asm(assume_verified=True),
+        module.get_asm(assume_verified=True, enable_debug_info=True),  # the source locations kept
         iree_flags,
         [
             f"--mlir-print-ir-after={markers}",

@@ -16,6 +16,10 @@ module, and no other, reaches past it:
   ``ireeCompilerInvocationSetCompileToPhase`` / ``...SetCompileFromPhase``
   (public C API, not wrapped in Python).
 
+A crash re-run (``tool/crash.py``) also calls the library's
+``ireeCompilerSetupGlobalCL`` (public C API, not wrapped in Python; see
+``reproduce_crashes``).
+
 Checked on iree-base-compiler ``CHECKED_ON``; test/unit/test_compiler_api.py
 fails on another version and checks that every name in ``PRIVATE_NAMES`` exists.
 """
@@ -23,6 +27,7 @@ fails on another version and checks that every name in ``PRIVATE_NAMES`` exists.
 from __future__ import annotations
 
 import ctypes
+import os
 
 CHECKED_ON = "3.13"
 PRIVATE_NAMES = (
@@ -32,6 +37,7 @@ PRIVATE_NAMES = (
     "ctypes._CFuncPtr",
     "ctypes.CDLL._name",
 )
+REPRODUCER = "reproducer.mlir"  # the crash reproducer's name in a crash re-run's directory
 PHASE_SETTERS = ("ireeCompilerInvocationSetCompileToPhase", "ireeCompilerInvocationSetCompileFromPhase")
 
 
@@ -68,3 +74,36 @@ def set_phases(lib, inv, compile_from: str | None, compile_to: str) -> None:
     if compile_from is not None:
         lib.ireeCompilerInvocationSetCompileFromPhase(inv._inv_p, compile_from.encode())
     lib.ireeCompilerInvocationSetCompileToPhase(inv._inv_p, compile_to.encode())
+
+
+_GLOBAL_CL = []  # the flags the process's one ireeCompilerSetupGlobalCL call was given
+
+
+def reproduce_crashes(lib, iree_flags: list[str], directory: str) -> None:
+    """From now on a pass of IREE's pipeline that crashes fails instead, leaving a local reproducer
+    (the IR before that pass, and the pass) at ``REPRODUCER`` in ``directory``.
+
+    ``--mlir-pass-pipeline-crash-reproducer`` is a global LLVM option, not a
+    session flag: ``ireeCompilerSetupGlobalCL`` sets it, once per process, and
+    sessions made after it take their options from that command line (they
+    still parse their own flags over it), so ``iree_flags`` go there too. For
+    a process that runs one compile only, a crash re-run: LLVM's signal
+    handlers are left out (they would take SIGINT and SIGTERM from Python).
+    The local reproducer needs the session's context single-threaded.
+    """
+    if _GLOBAL_CL:
+        if _GLOBAL_CL[0] != iree_flags:
+            raise RuntimeError("ireeCompilerSetupGlobalCL runs once per process: a second compile cannot be re-run")
+        return
+    _GLOBAL_CL.append(list(iree_flags))
+    args = [
+        "opt-py",
+        f"--mlir-pass-pipeline-crash-reproducer={os.path.join(directory, REPRODUCER)}",
+        "--mlir-pass-pipeline-local-reproducer",
+        *iree_flags,
+    ]
+    argv = (ctypes.c_char_p * len(args))(*(a.encode() for a in args))
+    fn = lib.ireeCompilerSetupGlobalCL
+    fn.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_char_p, ctypes.c_bool]
+    fn.restype = None
+    fn(len(args), argv, b"opt-py", False)

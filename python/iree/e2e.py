@@ -3,7 +3,9 @@
 Shared by ``opt-py compare`` and the test/e2e harness. Programs run two ways,
 both the ways users run them: the ``iree-run-module`` CLI (``--module``,
 ``--device``, ``--function``, ``--input=@x.npy``, ``--output=@y.npy``) and the
-``iree.runtime`` Python API.
+``iree.runtime`` Python API (in worker.py's child process, loaded read-only
+and called twice, so that a module that faults or writes its own constants is
+reported, not a crash or a silently wrong number).
 """
 
 from __future__ import annotations
@@ -271,17 +273,23 @@ def _runtime_tool(name: str) -> str:
     return found
 
 
-def run_runtime(vmfb: bytes, target: Target, function: str, inputs) -> list[np.ndarray]:
-    """Run through the ``iree.runtime`` Python API."""
-    import iree.runtime as rt
+class ModuleMisbehaved(OptPyError):
+    """The module faulted, or its results changed between two calls: whatever it returned is wrong."""
 
-    config = rt.Config(target.device)
-    ctx = rt.SystemContext(config=config)
-    ctx.add_vm_module(rt.VmModule.copy_buffer(config.vm_instance, vmfb))
-    args = [a.item() if isinstance(a, np.generic) else a for a in inputs]  # scalars as primitive values
-    result = ctx.modules.module[function](*args)
-    results = result if isinstance(result, (list, tuple)) else [result]
-    return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
+
+def run_runtime(vmfb: bytes, target: Target, function: str, inputs, timeout: float | None = None) -> list[np.ndarray]:
+    """Run through the ``iree.runtime`` Python API, in worker.py's child process: loaded read-only,
+    called twice. Raises ModuleMisbehaved when the module faults or its results change between the
+    calls, OptPyError when the runtime fails; else the results."""
+    from . import worker
+
+    outcome = worker.run(worker.Request(vmfb, target.device, function, list(inputs)), timeout)
+    problem = outcome.problem()
+    if outcome.error and not outcome.fault:
+        raise OptPyError(f"running @{function} failed: {problem}")
+    if problem:
+        raise ModuleMisbehaved(f"@{function} {problem}")
+    return outcome.calls[0]["results"]
 
 
 # --------------------------------------------------------------------------

@@ -15,6 +15,7 @@ equal stock's or are right where stock's are wrong.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 
 from ..errors import CompileError
@@ -29,7 +30,7 @@ class Fix:
     phase: str | None = None  # phase-level injection point
     codegen: dict = field(default_factory=dict)  # target kind -> "before:PASS" / "after:PASS"
     targets: tuple = ("cpu", "cuda", "rocm", "other")  # where the phase-level injection applies
-    options: dict = field(default_factory=dict)  # target kind -> pass options there, e.g. "{gpu=true}"
+    options: dict = field(default_factory=dict)  # target kind -> pass options there, e.g. "{rule=gpu}"
 
     def spelled(self, kind: str) -> str:
         """The pass as the pipeline for ``kind`` names it (with that target's options)."""
@@ -37,14 +38,61 @@ class Fix:
 
 
 FIXES: tuple[Fix, ...] = (
-    # On GPUs its GPU selection (gpu=true: argmax, rank counts, chunks with rank picks; composites materialized).
+    # The module as parsed: torch ops IREE's frontend lowering has no conversion for. Before the frontend runs,
+    # so its decompositions and canonicalizations see ops they know; on another input there is nothing to match.
+    Fix(
+        "torch-decompose-diff",
+        "torch.aten.diff has no lowering (transformers' attention masks): slices and subtractions",
+        phase="start",
+    ),
+    Fix(
+        "torch-and-to-bitwise-and",
+        "torch.aten.__and__.Tensor has no linalg lowering (transformers' masks): bitwise_and.Tensor",
+        phase="start",
+    ),
+    Fix(
+        "torch-topk-unsorted-as-sorted",
+        "torch.topk(sorted=False) is not lowered (DeepSeek-V3's routing): computed sorted, an order it allows",
+        phase="start",
+    ),
+    # On the module as parsed, before IREE's torch frontend lowers the reshape (and crashes on it); the
+    # frontend passes the empty tensor through. Views made later by decompositions need
+    # --inject-input before:convert-torch-to-linalg (docs/passes/torch-zero-size-reshape-to-empty.md).
+    Fix(
+        "torch-zero-size-reshape-to-empty",
+        "a torch/ONNX reshape of a tensor with a 0-sized dim: IREE's view lowering divides by zero (SIGFPE)",
+        phase="start",
+    ),
+    # On the module as parsed: the roll must be fixed before IREE's torch frontend decomposes it.
+    Fix(
+        "torch-roll-shift-mod-size",
+        "torch.roll by more than the dim's size: IREE's torch frontend returns the tensor unrotated",
+        phase="start",
+    ),
+    # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",
         "a sort read only through a leading slice (torch.topk, argsort[:k]): IREE's "
         "O(n^2) sort becomes a top-k, an arg-max, a rank count or chunks",
         phase="global-optimization",
         targets=("cpu", "cuda", "rocm"),
-        options={"cuda": "{gpu=true}", "rocm": "{gpu=true}"},
+        options={"cuda": "{rule=gpu materialize=true}", "rocm": "{rule=gpu materialize=true}"},
+    ),
+    # CPU only, after sort-slice-to-topk (its top-k forms beat a sort where they apply; this takes what it
+    # leaves), before dispatch creation puts the values in a read-only binding. GPUs: sort-drop-unused-results.
+    Fix(
+        "argsort-indices-only",
+        "an argsort keeping only the indices (torch.sort(x)[1]) over a dynamic or long row: "
+        "IREE copies the values to the stack, unbounded or over its limit",
+        phase="global-optimization",
+        targets=("cpu",),
+    ),
+    # Where the rotated read reaches dispatch creation as a linalg.generic (any target: all tile it).
+    Fix(
+        "rotation-map-to-slices",
+        "a linalg.generic reading an input through a rotation (d + c) mod n: tiling refuses "
+        "the map (wrong numbers in older IREE)",
+        phase="global-optimization",
     ),
     Fix("fold-collapse-shape-into-generic", "reshapes between generics that block fusion", phase="global-optimization"),
     Fix(
@@ -84,10 +132,13 @@ FIXES: tuple[Fix, ...] = (
         "from call to call, and a module loaded read-only (mmap) faults",
         phase="flow",
     ),
+    # On the CPU without the working copy: stock's CPU code makes that copy itself, and an explicit one over a
+    # dynamic length is sized by the assumed maximum (a 2^56-byte allocation) where stock's error was clearer.
     Fix(
         "sort-drop-unused-results",
         "top-k keeping only some sort results fails to bufferize for GPUs",
         phase="executable-sources",
+        options={"cpu": "{copy-read-only=false}"},
     ),
     # GPU only: on the CPU stock's gathers are right, and a codegen point costs an extra codegen run.
     Fix(
@@ -182,9 +233,44 @@ def describe(iree_flags) -> str:
     kind = target_kind(iree_flags)
     rows = [f"fixes for target '{kind}':"]
     for f in FIXES:
-        where = [f"--inject {f.phase}:{f.spelled(kind)}"] if f.phase and kind in f.targets else []
+        where = [f"--inject {shlex.quote(f'{f.phase}:{f.spelled(kind)}')}"] if f.phase and kind in f.targets else []
         if f.codegen.get(kind):
-            where.append(f"--inject-codegen {f.codegen[kind]}:{f.spelled(kind)}")
+            where.append(f"--inject-codegen {shlex.quote(f'{f.codegen[kind]}:{f.spelled(kind)}')}")
         rows.append(f"  {f.name:<34} {' and '.join(where) or '(none for this target)'}")
         rows.append(f"  {'':<34} {f.fixes}")
+    return "\n".join(rows)
+
+
+def report(chosen: list[Fix], iree_flags, rewrites, compile_to: str | None = None) -> str:
+    """The ``--fixes-report`` table: each fix injected for the flags' target, where it ran, and what it
+    rewrote where (``rewrites``: the ``authoring.Rewrite`` records of the compile)."""
+    kind = target_kind(iree_flags)
+    phases, codegen = injections(chosen, iree_flags, compile_to)
+    ran_at = {}
+    for j in phases:
+        for name in j.pipeline.split(","):
+            ran_at.setdefault(name.split("{", 1)[0], []).append(j.phase)
+    for c in codegen:
+        for name in c.pipeline.split(","):
+            ran_at.setdefault(name.split("{", 1)[0], []).append(f"codegen {c.where}:{c.pass_name}")
+    by_pass: dict[str, list] = {}
+    for r in rewrites:
+        by_pass.setdefault(r.pass_name, []).append(r)
+    rows = [f"opt-py: fixes report (target '{kind}'):"]
+    for f in chosen:
+        if f.name not in ran_at:
+            continue
+        done = by_pass.get(f.name, [])
+        where = ", ".join(ran_at[f.name])
+        if not done:
+            rows.append(f"  {f.name:<34} {where:<22} nothing to rewrite")
+            continue
+        counts = {}
+        for r in done:
+            counts[r.what] = counts.get(r.what, 0) + 1
+        what = ", ".join(f"{n} x {w}" for w, n in counts.items())
+        rows.append(f"  {f.name:<34} {where:<22} {what}")
+        places = list(dict.fromkeys(f"'{r.op_name}' at {r.where}" for r in done))
+        more = f" and {len(places) - 3} more" if len(places) > 3 else ""
+        rows.append(f"  {'':<34} {'':<22} {'; '.join(places[:3])}{more}")
     return "\n".join(rows)

@@ -21,11 +21,13 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from ..errors import CodegenError, CompileError
+from ..run import progress
 from ..run.diagnostics import Collector, from_console, render
-from . import compiler_api
+from . import compiler_api, input_conversion
 
 # iree-compile's phases, in order (--compile-to / --compile-from names).
 PHASES = (
+    "start",  # the module as parsed, before IREE's input phase (IREE runs nothing to reach it)
     "input",
     "abi",
     "preprocessing",
@@ -72,6 +74,7 @@ class CompileResult:
     ok: bool
     output: bytes = b""
     messages: list[str] = field(default_factory=list)
+    rewrites: list = field(default_factory=list)  # what the Python passes rewrote (authoring.Rewrite), if asked
 
 
 def compile_with_injections(
@@ -81,36 +84,53 @@ def compile_with_injections(
     *,
     codegen_injections=(),
     list_codegen: bool = False,
+    input_injections=(),
+    list_input: bool = False,
     compile_to: str | None = None,
     output_ir: bool = False,
     dump_dir: str | None = None,
     opt_options=None,
     after_phase=None,
+    record_rewrites: bool = False,
 ) -> CompileResult:
     """Compile ``input_path``; returns the .vmfb (or IR text) bytes, or diagnostics.
 
     ``codegen_injections`` (see iree/codegen.py) run inside IREE's lowering of
-    each dispatch function; ``list_codegen`` returns that lowering's passes
-    as text instead of compiling. ``after_phase`` maps a phase to Python
+    each dispatch function, ``input_injections`` (iree/input_conversion.py)
+    inside the frontend lowering of a torch or ONNX program; ``list_codegen``
+    and ``list_input`` return those lowerings' passes as text instead of
+    compiling. ``after_phase`` maps a phase to Python
     callables ``fn(module)`` that run after that phase's injections (the
-    hunter labels IREE's dispatch traces this way).
+    hunter labels IREE's dispatch traces this way). ``record_rewrites``: the
+    result lists every rewrite the Python passes made (``--fixes-report``).
     """
     end = compile_to or "end"
+    frontend = list(input_injections) or list_input
     stops = _stops(injections, list(codegen_injections), list_codegen, after_phase or {})
+    if frontend:
+        _add_step(stops, "start", partial(_run_frontend, list(input_injections), list_input, iree_flags))
     _check_request(input_path, end, [phase for phase, _ in stops], dump_dir)
-    with Compilation(input_path, iree_flags, opt_options, dump_dir) as c:
+    session_flags = input_conversion.session_flags(iree_flags) if frontend else iree_flags
+    with Compilation(input_path, session_flags, opt_options, dump_dir) as c:
+        if record_rewrites:
+            c.hooks.rewrites = []
         c.read_input()
-        c.check_pipelines([j.pipeline for j in injections] + [f"func.func({x.pipeline})" for x in codegen_injections])
+        c.check_pipelines(
+            [j.pipeline for j in injections]
+            + [f"func.func({x.pipeline})" for x in codegen_injections]
+            + [x.pipeline for x in input_injections]
+        )
         if not c.parse():
             return c.failed(f"failed to parse '{input_path}'")
         for phase, steps in stops:
             if not c.compile_to(phase):
                 return c.failed(f"IREE compilation failed before reaching phase '{phase}'")
             module = c.export()
-            for step in steps:
-                result = step(c, module)
-                if result is not None:
-                    return result
+            with progress.step("stop", phase):
+                for step in steps:
+                    result = step(c, module)
+                    if result is not None:
+                        return result
             c.import_(module)
         previous = c.reached
         if not c.compile_to(end):
@@ -130,6 +150,16 @@ def _stops(injections, codegen_injections, list_codegen: bool, after_phase) -> l
     elif codegen_injections:
         steps.setdefault(CODEGEN_PHASE, []).append(partial(_inject_codegen, codegen_injections))
     return sorted(steps.items(), key=lambda item: PHASES.index(item[0]))
+
+
+def _add_step(stops: list[tuple[str, list]], phase: str, step) -> None:
+    """``step`` last among the steps at ``phase`` (a stop of its own if there is none)."""
+    for at, steps in stops:
+        if at == phase:
+            steps.append(step)
+            return
+    stops.append((phase, [step]))
+    stops.sort(key=lambda item: PHASES.index(item[0]))
 
 
 def _check_request(input_path: str, end: str, stops: list[str], dump_dir: str | None) -> None:
@@ -177,6 +207,23 @@ def _list_codegen(c: Compilation, module) -> CompileResult:
     return c.answer((text + "\n").encode())
 
 
+def _run_frontend(injections, listing: bool, iree_flags, c: Compilation, module) -> CompileResult | None:
+    """The torch/ONNX frontend lowering, run by opt-py with ``injections`` at their points (or listed)."""
+    from iree.compiler import ir
+
+    with c.ctx, ir.Location.unknown():
+        fe = input_conversion.frontend(module, iree_flags)
+        if listing:
+            return c.answer((fe.listing() + "\n").encode())
+        tag = c.dump_before("input", module)
+        try:
+            input_conversion.run_frontend(fe, injections, module, c.run_pipeline, c.messages.append)
+        except CompileError as e:
+            return c.failed(str(e))
+        c.dump_after(tag, module)
+    return None
+
+
 def _inject_codegen(injections, c: Compilation, module) -> CompileResult | None:
     from iree.compiler import ir
 
@@ -216,6 +263,8 @@ class Compilation:
         from ..run.engine import OptOptions, RunHooks
 
         self.lib = compiler_api.library()  # before the session: API objects keep the handle they are made with
+        if progress.diagnosis:  # a crash re-run: IREE writes a reproducer of the pass that crashes
+            compiler_api.reproduce_crashes(self.lib, iree_flags, progress.diagnosis)
         self.session = api.Session()
         try:
             self.session.set_flags(*iree_flags)
@@ -224,6 +273,11 @@ class Compilation:
         self.ctx = self.session.context
         self.collector = Collector(self.ctx)
         self.inv = self.session.invocation()
+        if progress.diagnosis:
+            # MLIR writes a local reproducer only without threads; IREE's console
+            # handler prints notes, among them the one naming the pass that crashed.
+            self.ctx.enable_multithreading(False)
+            self.inv.enable_console_diagnostics()
         self.input_path, self.iree_flags, self.dump_dir = input_path, iree_flags, dump_dir
         self.opts, self.hooks = opt_options or OptOptions(), RunHooks()
         self.messages: list[str] = []
@@ -249,10 +303,11 @@ class Compilation:
         return out
 
     def failed(self, line: str) -> CompileResult:
-        return CompileResult(False, messages=self.messages + self.report() + [f"opt-py: error: {line}"])
+        messages = self.messages + self.report() + [f"opt-py: error: {line}"]
+        return CompileResult(False, messages=messages, rewrites=self.hooks.rewrites or [])
 
     def answer(self, data: bytes) -> CompileResult:
-        return CompileResult(True, data, self.messages + self.report())
+        return CompileResult(True, data, self.messages + self.report(), self.hooks.rewrites or [])
 
     # IREE's side
 
@@ -294,14 +349,26 @@ class Compilation:
             source = api.Source.open_file(self.session, self.input_path)
         else:
             source = api.Source.wrap_buffer(self.session, self.data, buffer_name=self.input_path)
-        return self.in_iree(lambda: self.inv.parse_source(source))
+        with progress.step("iree", "parse"):
+            return self.in_iree(lambda: self.inv.parse_source(source))
 
     def compile_to(self, phase: str) -> bool:
-        """Run IREE's phases after ``reached`` up to and including ``phase``."""
-        compiler_api.set_phases(self.lib, self.inv, self.reached, phase)
-        if not self.in_iree(self.inv.execute):
-            return False
-        self.reached = phase
+        """Run IREE's phases after ``reached`` up to and including ``phase``.
+
+        A crash re-run (``run/progress.py``) runs them one phase at a time and
+        remembers the one that fails: the phase of the crash."""
+        if phase == "start":  # parsed: IREE has nothing to run (and refuses --compile-to=start)
+            return True
+        first = PHASES.index(self.reached or "start") + 1
+        for to in PHASES[first : PHASES.index(phase) + 1] if progress.diagnosis else [phase]:
+            compiler_api.set_phases(self.lib, self.inv, self.reached, to)
+            with progress.step("iree", f"phases {PHASES[first]} {to}"):
+                ok = self.in_iree(self.inv.execute)
+            if not ok:
+                progress.remember(progress.FAILED, to)
+                return False
+            self.reached = to
+            first = PHASES.index(to) + 1
         return True
 
     def export(self):
@@ -312,7 +379,8 @@ class Compilation:
 
     def import_(self, module) -> None:
         """Hand ``module`` back to IREE."""
-        self.in_iree(lambda: self.inv.import_module(module))
+        with progress.step("iree", f"import {self.reached or 'start'}"):
+            self.in_iree(lambda: self.inv.import_module(module))
 
     def output(self, as_ir: bool) -> CompileResult:
         from iree.compiler import api
@@ -320,15 +388,16 @@ class Compilation:
         self.messages += self.report()
         out = api.Output.open_membuffer()
         try:
-            if as_ir:
-                self.inv.output_ir(out)
-            else:
-                self.inv.output_vm_bytecode(out)
+            with progress.step("iree", "output"):
+                if as_ir:
+                    self.inv.output_ir(out)
+                else:
+                    self.inv.output_vm_bytecode(out)
         except ValueError as e:
             return self.failed(str(e))
         data = bytes(out.map_memory())
         out.close()
-        return CompileResult(True, data, self.messages)
+        return CompileResult(True, data, self.messages, self.hooks.rewrites or [])
 
     # opt-py's side
 
@@ -346,8 +415,13 @@ class Compilation:
         from ..pipeline.plan import plan_pipeline
         from ..run.engine import run_plan
 
+        plan = plan_pipeline(pipeline_text)
         with self.ctx, ir.Location.unknown():
-            return run_plan(plan_pipeline(pipeline_text), op, self.opts, self.hooks, self.collector)
+            if any(step.pass_.py is not None for step in plan.steps):
+                # A Python pass builds ops by name: a dialect IREE has registered but not loaded would give
+                # them as unregistered ops (IREE's context allows those), which verify and crash IREE later.
+                self.ctx.load_all_available_dialects()
+            return run_plan(plan, op, self.opts, self.hooks, self.collector)
 
     def dump_before(self, label: str, module) -> str:
         """Write the module into the dump directory (--dump-phases) before a step; the step's tag."""

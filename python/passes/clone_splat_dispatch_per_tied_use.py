@@ -22,6 +22,8 @@ class CloneSplatDispatchPerTiedUse(Pass):
     )
 
     def run(self, op, ctx):
-        n = clone_splat_dispatches_per_tied_use(operation(op))
-        if n:
-            ctx.bump("uses given a copy", n)
+        users = clone_splat_dispatches_per_tied_use(operation(op))
+        if users:
+            ctx.bump("uses given a copy", len(users))
+        for user in users:
+            ctx.rewrote("use given a copy", user)

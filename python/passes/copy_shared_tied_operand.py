@@ -22,6 +22,8 @@ class CopySharedTiedOperand(Pass):
     )
 
     def run(self, op, ctx):
-        n = copy_shared_tied_operands(operation(op))
-        if n:
-            ctx.bump("operands given a copy", n)
+        users = copy_shared_tied_operands(operation(op))
+        if users:
+            ctx.bump("operands given a copy", len(users))
+        for user in users:
+            ctx.rewrote("operand given a copy", user)

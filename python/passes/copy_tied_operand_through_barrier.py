@@ -23,6 +23,8 @@ class CopyTiedOperandThroughBarrier(Pass):
     )
 
     def run(self, op, ctx):
-        n = copy_tied_operands_through_barriers(operation(op))
-        if n:
-            ctx.bump("operands given a copy", n)
+        users = copy_tied_operands_through_barriers(operation(op))
+        if users:
+            ctx.bump("operands given a copy", len(users))
+        for user in users:
+            ctx.rewrote("operand given a copy", user)

@@ -210,8 +210,8 @@ def copy_for_use(use: Use, exe, taken: set[str]):
     return copy
 
 
-def clone_splat_dispatches_per_tied_use(module) -> int:
-    """The rewrite on a module; returns the number of uses given a copy."""
+def clone_splat_dispatches_per_tied_use(module) -> list:
+    """The rewrite on a module; returns the ops whose in-place use was given a copy."""
     exes = executables(module)
     taken = {
         ir.StringAttr(o.attributes["sym_name"]).value for o in _body(module).operations if "sym_name" in o.attributes
@@ -227,4 +227,4 @@ def clone_splat_dispatches_per_tied_use(module) -> int:
         plan.extend((u, exes[exe_name]) for u in uses_to_copy(uses))
     for use, exe in plan:  # all decisions first, then the edits
         copy_for_use(use, exe, taken)
-    return len(plan)
+    return [use.user for use, _ in plan]

@@ -245,9 +245,9 @@ def copy_before(site: Site, name: str, anchor) -> None:
     user.operands[site.operand] = copy.results[0]
 
 
-def copy_sites(module, plan: list[Site], base: str) -> int:
+def copy_sites(module, plan: list[Site], base: str) -> list:
     """Give each site of ``plan`` its copy, by a dispatch of a new executable ``@<base>_N``;
-    returns how many."""
+    returns the dispatches whose operand was given a copy (one per operand)."""
     body = operation(module).regions[0].blocks[0]
     taken = {
         ir.StringAttr(operation(o).attributes["sym_name"]).value
@@ -259,9 +259,9 @@ def copy_sites(module, plan: list[Site], base: str) -> int:
         while operation(anchor.parent).name != "builtin.module":
             anchor = operation(anchor.parent)
         copy_before(site, fresh_symbol(base, taken), anchor)
-    return len(plan)
+    return [site.user for site in plan]
 
 
-def copy_shared_tied_operands(module) -> int:
-    """The rewrite on a module; returns the number of operands given a copy."""
+def copy_shared_tied_operands(module) -> list:
+    """The rewrite on a module; returns the dispatches whose operand was given a copy (one per operand)."""
     return copy_sites(module, sites(module), "__copy_tied_operand")  # all decisions first, then the edits

@@ -133,6 +133,6 @@ def sites(module) -> list[Site]:
     return out
 
 
-def copy_tied_operands_through_barriers(module) -> int:
-    """The rewrite on a module; returns the number of operands given a copy."""
+def copy_tied_operands_through_barriers(module) -> list:
+    """The rewrite on a module; returns the ops whose operand was given a copy (one per operand)."""
     return copy_sites(module, sites(module), "__copy_through_barrier")  # all decisions first, then the edits

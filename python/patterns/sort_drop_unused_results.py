@@ -3,23 +3,18 @@
 A sort is in place on all its ``outs``: operand i is permuted along
 ``dimension`` and returned as result i, and the comparator sees operand i's
 two elements as block arguments 2i and 2i+1. Top-k as PyTorch writes it sorts
-the values together with an iota of indices and often keeps only one of them.
+the values with an iota of indices and often keeps only one of them.
 
 * ``drop_unused_sort_results``: a result nobody uses, whose comparator
-  arguments nobody reads, contributes nothing: its operand, result and block
-  arguments go.
+  arguments nobody reads, goes with its operand and block arguments.
 * ``copy_read_only_sort_operand``: a result nobody uses that the comparator
-  does read (the values, when only indices are wanted) must stay, and the sort
-  still writes it in place. When that operand is loaded from a read-only
-  dispatch binding, bufferization has no buffer it may write, and on GPU it
-  fails ("failed to bufferize op"). The sort gets a working copy: a
-  ``linalg.copy`` into a fresh ``tensor.empty``. The copy is an ordinary
-  elementwise op, so it is tiled and distributed with the sort and
-  bufferizes to a tile-sized allocation (private memory on GPU), and the
-  read-only input is never written. A fresh destination, rather than making
-  the binding writable, keeps the dispatch's interface unchanged.
+  reads must stay, and the sort still writes it in place; when that operand
+  is loaded from a read-only dispatch binding, GPU bufferization fails. The
+  sort gets a working copy (``linalg.copy`` into a fresh ``tensor.empty``),
+  which tiles with the sort, so the read-only input is never written.
 
-Sorts with ``ins`` operands or buffer semantics (no results) are left alone.
+Sorts with ``ins`` operands or buffer semantics are left alone. Why a fresh
+copy and not a writable binding: docs/passes/sort-drop-unused-results.md.
 """
 
 from __future__ import annotations

@@ -38,16 +38,16 @@ def probe_context():
     if current is not None:
         return current
     if not _PROBE_CONTEXT:
-        _PROBE_CONTEXT.append(ir.Context())
+        _PROBE_CONTEXT.append(ir.Context(load_on_create_dialects=[]))  # naming passes needs no dialect
     return _PROBE_CONTEXT[0]
 
 
 class captured_stderr:
     """Redirect fd 2 into a temp file for the duration of a with-block.
 
-    An anonymous memory file where the system has one: every run probes its
-    pipeline's C++ passes, and a temporary file on disk costs a run the
-    search for a temporary directory.
+    An anonymous memory file where the system has one, used through its
+    descriptor alone: every run probes its pipeline's C++ passes, and a
+    temporary file on disk costs a run the search for a temporary directory.
     """
 
     def __enter__(self):
@@ -56,13 +56,15 @@ class captured_stderr:
 
         sys.stderr.flush()
         try:
-            self._file = os.fdopen(os.memfd_create("opt-py-stderr", os.MFD_CLOEXEC), "w+b")
+            self._fd = os.memfd_create("opt-py-stderr", os.MFD_CLOEXEC)
         except (AttributeError, OSError):
             import tempfile
 
-            self._file = tempfile.TemporaryFile()
+            self._fd, name = tempfile.mkstemp(prefix="opt-py-stderr-")
+            os.unlink(name)
+        self._text = None
         self._saved = os.dup(2)
-        os.dup2(self._file.fileno(), 2)
+        os.dup2(self._fd, 2)
         return self
 
     def __exit__(self, *exc):
@@ -70,10 +72,18 @@ class captured_stderr:
 
         os.dup2(self._saved, 2)
         os.close(self._saved)
+        self.text()
         return False
 
     def text(self) -> str:
-        self._file.seek(0)
-        data = self._file.read().decode(errors="replace")
-        self._file.close()
-        return data
+        """What was written to fd 2 so far; read once, then the file is closed."""
+        import os
+
+        if self._text is None:
+            os.lseek(self._fd, 0, os.SEEK_SET)
+            chunks = []
+            while chunk := os.read(self._fd, 1 << 16):
+                chunks.append(chunk)
+            os.close(self._fd)
+            self._text = b"".join(chunks).decode(errors="replace")
+        return self._text

@@ -1,123 +1,26 @@
-"""Text to plan: parse a pipeline, resolve each name, place each pass.
+"""Text to plan: parse a pipeline, resolve each name, build each pass, place it.
 
-MLIR's textual syntax is parsed here, not by MLIR, because the bindings'
-``PassManager.parse`` cannot name Python passes. A name resolves to a Python
-pass (opt-py's own, a plugin's, or one registered in process; built from its
-option text) or to a C++ pass (validated by MLIR's own parser). The plan is a
-list of steps, each one pass with where it runs: an explicit nesting path, or
-for a *bare list* (a pipeline not wrapped in the root op's name) every op of
-the pass's anchor wherever it is, inside ``hal.executable`` variants too. The
-plan knows no IR; run/engine.py turns it into stages over a module.
+The pipeline text is read by ``syntax.parse_pipeline``, not by MLIR, because
+the bindings' ``PassManager.parse`` cannot name Python passes. A name
+resolves to a Python pass (opt-py's own, a plugin's, or one registered in
+process), built from its option text by ``Pass.from_options``, or to a C++
+pass (validated by MLIR's own parser). The plan is a list of steps, each one
+pass with where it runs: an explicit nesting path, or for a *bare list* (a
+pipeline not wrapped in the root op's name) every op of the pass's anchor
+wherever it is, inside ``hal.executable`` variants too. The plan knows no
+IR; run/engine.py turns it into stages over a module.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field
 
 from ..authoring import Pass
 from ..errors import PassOptionError, PipelineError
-from ..syntax import balanced_end
+from ..syntax import Nest, PassRef, parse_pipeline
 from . import anchors, registry
 from .cpp import cpp_probe
-
-# --------------------------------------------------------------------------
-# Syntax
-# --------------------------------------------------------------------------
-
-
-@dataclass
-class PassRef:
-    name: str
-    options: str  # raw text between the braces, '' when absent
-    col: int
-
-    def text(self) -> str:
-        return f"{self.name}{{{self.options}}}" if self.options else self.name
-
-
-@dataclass
-class Nest:
-    op_name: str
-    children: list[Element]
-    col: int
-
-
-Element = PassRef | Nest
-
-_NAME = re.compile(r"[A-Za-z0-9_.$\-]+")
-MAX_PIPELINE_DEPTH = 64
-
-
-def parse_pipeline(text: str) -> list[Element]:
-    """Parse MLIR's textual pipeline syntax into a list of elements."""
-    pos = 0
-    n = len(text)
-
-    def skip_ws():
-        nonlocal pos
-        while pos < n and text[pos].isspace():
-            pos += 1
-
-    depth = 0
-
-    def element() -> Element:
-        nonlocal pos, depth
-        skip_ws()
-        m = _NAME.match(text, pos)
-        if not m:
-            what = repr(text[pos]) if pos < n else "end of pipeline"
-            raise PipelineError(f"expected a pass or op name, found {what}", text, pos + 1)
-        start, name = pos + 1, m.group(0)
-        pos = m.end()
-        skip_ws()
-        if pos < n and text[pos] == "{":
-            i = balanced_end(text, pos, "{", "}")
-            if i < 0:
-                raise PipelineError("unbalanced '{' in pass options", text, pos + 1)
-            opts = text[pos + 1 : i].strip()
-            pos = i + 1
-            return PassRef(name, opts, start)
-        if pos < n and text[pos] == "(":
-            depth += 1
-            if depth > MAX_PIPELINE_DEPTH:
-                raise PipelineError(f"pipeline nests deeper than {MAX_PIPELINE_DEPTH} levels", text, start)
-            pos += 1
-            skip_ws()
-            children: list[Element] = []
-            if pos < n and text[pos] == ")":
-                pos += 1
-                depth -= 1
-                return Nest(name, children, start)
-            children = element_list()
-            skip_ws()
-            if pos >= n or text[pos] != ")":
-                raise PipelineError("unbalanced '(' in pipeline", text, start)
-            pos += 1
-            depth -= 1
-            return Nest(name, children, start)
-        return PassRef(name, "", start)
-
-    def element_list() -> list[Element]:
-        nonlocal pos
-        items = [element()]
-        skip_ws()
-        while pos < n and text[pos] == ",":
-            pos += 1
-            items.append(element())
-            skip_ws()
-        return items
-
-    skip_ws()
-    if pos >= n:
-        return []
-    items = element_list()
-    skip_ws()
-    if pos < n:
-        raise PipelineError(f"unexpected '{text[pos]}' in pipeline", text, pos + 1)
-    return items
-
 
 # --------------------------------------------------------------------------
 # Resolving names

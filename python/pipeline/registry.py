@@ -32,6 +32,13 @@ BUILTIN_PASSES: dict[str, str] = {
     "copy-shared-tied-operand": "copy_shared_tied_operand:CopySharedTiedOperand",
     "copy-tied-operand-through-barrier": "copy_tied_operand_through_barrier:CopyTiedOperandThroughBarrier",
     "attention-add-zero-mask": "attention_add_zero_mask:AttentionAddZeroMask",
+    "torch-decompose-diff": "torch_decompose_diff:TorchDecomposeDiff",
+    "torch-and-to-bitwise-and": "torch_and_to_bitwise_and:TorchAndToBitwiseAnd",
+    "torch-topk-unsorted-as-sorted": "torch_topk_unsorted_as_sorted:TorchTopkUnsortedAsSorted",
+    "argsort-indices-only": "argsort_indices_only:ArgsortIndicesOnly",
+    "rotation-map-to-slices": "rotation_map_to_slices:RotationMapToSlices",
+    "torch-zero-size-reshape-to-empty": "torch_zero_size_reshape_to_empty:TorchZeroSizeReshapeToEmpty",
+    "torch-roll-shift-mod-size": "torch_roll_shift_mod_size:TorchRollShiftModSize",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"

@@ -7,6 +7,7 @@ text = run_pipeline(ir_text, "canonicalize,my-pass")
 from __future__ import annotations
 
 from ..errors import PipelineFailed
+from ..patterns.ir_utils import operation
 from ..pipeline.plan import plan_pipeline
 from .diagnostics import Collector, render
 from .engine import OptOptions, RunHooks, make_context, print_ir, run_plan, single_threaded
@@ -38,7 +39,7 @@ def run_pipeline(module_or_text, pipeline: str, *, context=None, options: OptOpt
                 root = module.operation
             else:
                 module = module_or_text
-                root = module.operation if hasattr(module, "operation") else module
+                root = operation(module)
             hooks = RunHooks()
             ok = run_plan(plan, root, opts, hooks, collector)
             if not ok:

@@ -25,9 +25,9 @@ def stub_missing_dialect_modules() -> None:
 
     Each time the bindings wrap an op, they import ``iree.compiler.dialects.<ns>``
     to find its Python class; for a dialect without a module the import fails
-    and is retried every time (four filesystem searches per wrapped op: 75% of
-    the time of a pass rewriting 2,000 ``iree_linalg_ext.sort`` ops). An empty
-    module gives the same generic ops at no cost.
+    and is retried every time (filesystem searches for each wrapped op: most
+    of the time of a pass rewriting many ``iree_linalg_ext.sort`` ops). An
+    empty module gives the same generic ops at no cost.
     """
     for ns in _DIALECTS_WITHOUT_MODULES:
         name = f"iree.compiler.dialects.{ns}"
@@ -61,8 +61,8 @@ def _compiler_tools_attr(submodules):
 def import_bindings_lean() -> None:
     """Import ``iree.compiler.ir`` without numpy and ``iree.compiler.tools``.
 
-    Of the ~110 ms ``import iree.compiler.ir`` costs, ~70 ms is numpy and
-    ~20 ms ``iree.compiler.tools`` (subprocess, logging, platform, ...); an
+    Most of what ``import iree.compiler.ir`` costs is numpy and
+    ``iree.compiler.tools`` (subprocess, logging, platform, ...); an
     ``opt-py`` run over IR text needs neither:
 
     * ``iree/compiler/__init__.py`` only re-exports the tools (``from .tools
@@ -102,33 +102,46 @@ def import_bindings_lean() -> None:
             del sys.modules["numpy"]
 
 
-_warm_contexts: list = []
+def new_context(all_dialects: bool = True):
+    """A context with every available dialect loaded, or with none (they load as IR names them).
 
-
-def prepare_warm_context() -> None:
-    """Create a context ahead of the run that will take it (~8 ms each).
-
-    The warm server calls this before forking workers; each worker takes its
-    own copy of the one context, untouched, as if it had just created it.
+    A context with none loaded is what mlir-opt works in, and costs next to
+    nothing to create; ``canonicalize`` then also collects only the patterns
+    of the dialects in use. A Python pass may build ops of any dialect, so a
+    pipeline with one gets them all.
     """
     from iree.compiler import ir
 
-    _warm_contexts.append(ir.Context())
+    return ir.Context() if all_dialects else ir.Context(load_on_create_dialects=[])
+
+
+_warm_contexts: dict = {}
+
+
+def prepare_warm_context() -> None:
+    """Create the contexts ahead of the run that will take one.
+
+    The warm server calls this before forking workers; each worker takes its
+    own copy of a context, untouched, as if it had just created it.
+    """
+    for all_dialects in (True, False):
+        _warm_contexts[all_dialects] = new_context(all_dialects)
 
 
 _taken_contexts: list = []
 
 
-def take_warm_context():
+def take_warm_context(all_dialects: bool = True):
     """The context made ahead by ``prepare_warm_context``, once; else None.
 
     The context stays referenced here after it is taken, so it is never
     destroyed: a worker exits (``os._exit``) right after its one run, and
-    destroying a context with its dialects loaded costs ~10 ms (a fork's
+    destroying a context with its dialects loaded takes time (a fork's
     copy-on-write faults, the thread pool's teardown) that the client would
     wait for, with nothing to show for it.
     """
-    if not _warm_contexts:
+    ctx = _warm_contexts.get(all_dialects)
+    if ctx is None or any(taken is ctx for taken in _taken_contexts):
         return None
-    _taken_contexts.append(_warm_contexts.pop())
-    return _taken_contexts[-1]
+    _taken_contexts.append(ctx)  # the other one stays where it is: never destroyed either
+    return ctx

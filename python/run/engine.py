@@ -16,6 +16,7 @@ checks both give the same IR.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import traceback
 from contextlib import contextmanager
@@ -24,46 +25,22 @@ from dataclasses import dataclass, field
 from ..authoring import PassContext, PatternPass
 from ..errors import PipelineError
 from ..pipeline.plan import Plan, Step
-from .diagnostics import Collector, Diag
+from . import progress
+from .diagnostics import Collector, Diag, format_location
+from .options import OptOptions
 from .placement import concrete_paths, nest_text, targets
 
 
-@dataclass
-class OptOptions:
-    pipeline: str = ""
-    split_input_file: bool = False
-    verify_diagnostics: bool = False
-    print_ir_before_all: bool = False
-    print_ir_after_all: bool = False
-    print_ir_after_change: bool = False
-    print_ir_after_failure: bool = False
-    print_ir_module_scope: bool = False
-    timing: bool = False
-    pass_statistics: bool = False
-    verify_each: bool = True
-    allow_unregistered_dialect: bool = False
-    print_op_generic: bool = False
-    print_debuginfo: bool = False
-    print_local_scope: bool = False
-    emit_bytecode: bool = False
-    disable_threading: bool = False
-    debug_patterns: bool = False
-    debug: bool = False
+def make_context(opts: OptOptions | None = None, all_dialects: bool = True):
+    """A context for a run: the warm server's where there is one, else a new one.
 
-    @property
-    def prints_ir(self) -> bool:
-        return any(
-            (self.print_ir_before_all, self.print_ir_after_all, self.print_ir_after_change, self.print_ir_after_failure)
-        )
-
-
-def make_context(opts: OptOptions | None = None):
-    from iree.compiler import ir
-
-    from .bindings import stub_missing_dialect_modules, take_warm_context
+    ``all_dialects``: every available dialect loaded (else they load as IR
+    names them; see ``bindings.new_context``).
+    """
+    from .bindings import new_context, stub_missing_dialect_modules, take_warm_context
 
     stub_missing_dialect_modules()
-    ctx = take_warm_context() or ir.Context()
+    ctx = take_warm_context(all_dialects) or new_context(all_dialects)
     if opts is not None:
         ctx.allow_unregistered_dialects = opts.allow_unregistered_dialect
         # MLIR refuses (aborts) module-scope IR printing with threads on.
@@ -80,6 +57,7 @@ class RunHooks:
     rename: dict = field(default_factory=dict)  # file names in locations -> names to print
     failures: list = field(default_factory=list)  # (pass name, exception, traceback)
     stats: dict = field(default_factory=dict)  # pass name -> {pattern: count}
+    rewrites: list | None = None  # a list to record each rewrite in (authoring.Rewrite), or None
 
 
 @dataclass
@@ -148,12 +126,18 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
     Returns (succeeded, may have changed the IR). Failures are emitted as
     located errors; a pattern pass that applied no pattern changed nothing.
     """
+    with progress.step("python", step.pass_.py.name):
+        return _run_python_step(step, root, hooks)
+
+
+def _run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
     from .rewrite_driver import PatternFailure, apply_pattern_pass, nothing_to_match
 
     p = step.pass_.py
     stats = hooks.stats.setdefault(p.name, {})
     before = sum(stats.values())
-    ctx = PassContext(p.name, hooks.debug_patterns, stats, hooks.rename)
+    ctx = PassContext(p.name, hooks.debug_patterns, stats, hooks.rename, hooks.rewrites)
+    ctx.locate = functools.partial(format_location, rename=hooks.rename)
 
     def failed(where, e) -> tuple[bool, bool]:
         where.location.emit_error(f"pass '{p.name}' failed: {type(e).__name__}: {e}")
@@ -162,7 +146,7 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
 
     if isinstance(p, PatternPass):
         try:
-            if nothing_to_match(p, root):  # calls the pass's patterns()
+            if nothing_to_match(p, root, ctx):  # calls the pass's patterns()
                 return True, False
         except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
@@ -216,7 +200,8 @@ def run_plan(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Col
     """
     from iree.compiler import ir
 
-    instrumented = opts.prints_ir or opts.timing or opts.pass_statistics
+    # A crash re-run (run/progress.py) runs each C++ segment on its own, to save it first.
+    instrumented = (opts.prints_ir or opts.timing or opts.pass_statistics) and not progress.diagnosis
     if not plan.steps:
         if opts.verify_each:
             try:
@@ -225,16 +210,26 @@ def run_plan(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Col
                 collector.add_error(e)
                 return False
         return True
-    if instrumented:
-        return _run_on_one_pass_manager(plan, root, opts, hooks, collector)
+    with progress.step("pipeline", plan.text):
+        if instrumented:
+            return _run_on_one_pass_manager(plan, root, opts, hooks, collector)
+        return _run_stages(plan, root, opts, hooks, collector)
+
+
+def _run_stages(plan: Plan, root, opts: OptOptions, hooks: RunHooks, collector: Collector) -> bool:
+    """Each C++ segment on its own PassManager, each Python pass called directly (see ``run_plan``)."""
+    from iree.compiler import ir
+
     for stage in stages(plan, root):
         if stage.cpp is not None:
             pm = pass_manager_for(plan, root)
             add_cpp(pm, stage.cpp, plan)
             pm.enable_verifier(opts.verify_each)
             seen = collector.errors_seen
+            if progress.diagnosis:
+                save_reproducer(root, stage.cpp, progress.diagnosis)
             try:
-                with errors_to_handlers(root.context):
+                with errors_to_handlers(root.context), progress.step("cpp", stage.cpp):
                     pm.run(root)
             except ir.MLIRError as e:
                 collector.add_error(e, seen)
@@ -288,6 +283,31 @@ def _run_on_one_pass_manager(plan: Plan, root, opts: OptOptions, hooks: RunHooks
         del pm  # timing and statistics reports print when the pass manager goes
 
 
+SEGMENT_REPRODUCER = "segment.mlir"
+
+
+def save_reproducer(root, cpp: str, directory: str) -> None:
+    """``root`` and the C++ segment about to run on it, as an MLIR reproducer file in ``directory``
+    (``iree-opt --run-reproducer`` runs it): written by a crash re-run before each segment."""
+    import os
+
+    pipeline = f"builtin.module({cpp})" if root.name == "builtin.module" else f"builtin.module({root.name}({cpp}))"
+    text = root.get_asm(enable_debug_info=True, assume_verified=True)
+    if root.name != "builtin.module":
+        text = "module {\n" + text + "\n}"
+    resources = (
+        "\n{-#\n  external_resources: {\n    mlir_reproducer: {\n"
+        f'      pipeline: "{_mlir_string(pipeline)}",\n      disable_threading: true,\n      verify_each: true\n'
+        "    }\n  }\n#-}\n"
+    )
+    with open(os.path.join(directory, SEGMENT_REPRODUCER), "w") as f:
+        f.write(text + resources)
+
+
+def _mlir_string(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 @contextmanager
 def errors_to_handlers(ctx, on: bool = True):
     """Errors emitted while running a PassManager go to the context's handlers
@@ -307,7 +327,7 @@ def print_ir(root, opts: OptOptions, verified: bool = False) -> bytes:
     """The IR as mlir-opt writes it, as bytes.
 
     Printed into a BytesIO: the bindings call ``write`` once per token, and a
-    bytes sink costs a third less than ``get_asm``'s str one. ``verified``
+    bytes sink costs less than ``get_asm``'s str one. ``verified``
     (the caller knows the IR verifies) spares the printer its own verification.
     """
     buf = io.BytesIO()
@@ -338,9 +358,8 @@ def single_threaded(ctx):
     verifies). The bindings keep the GIL while MLIR verifies regions on
     worker threads, and a worker that reports an error waits for the GIL
     that the waiting caller holds: a deadlock (seen in opt-py compile, and
-    in a third of the runs of a split input whose chunks fail to verify).
-    On the 2-core development machine a 20 MB parse is no slower for it
-    (1.19 s against 1.5-1.8 s threaded)."""
+    in runs of a split input whose chunks fail to verify). A big parse is
+    no slower for it on a small machine (docs/performance.md)."""
     threaded = ctx.get_num_threads() > 1
     if threaded:
         ctx.enable_multithreading(False)

@@ -3,6 +3,7 @@ nested pass manager would reach them."""
 
 from __future__ import annotations
 
+from ..patterns.ir_utils import operation
 from ..pipeline.plan import FUNCTION_OPS
 
 # Ops whose bodies never hold pass anchors: do not look inside them.
@@ -74,7 +75,7 @@ def concrete_paths(root, step) -> list[tuple[str, ...]]:
         while cur is not None and cur != root:
             chain.append(cur.name)
             parent = cur.parent
-            cur = parent.operation if parent is not None else None
+            cur = operation(parent) if parent is not None else None
         p = tuple(reversed(chain)) + step.path
         if p not in paths:
             paths.append(p)

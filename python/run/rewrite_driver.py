@@ -17,7 +17,7 @@ import traceback
 
 from iree.compiler import ir, rewrite
 
-from ..authoring import PassContext, Rewriter
+from ..authoring import PassContext, Rewrite, Rewriter
 from ..errors import PatternContractError
 from .bindings import stub_missing_dialect_modules
 from .diagnostics import format_location
@@ -43,13 +43,17 @@ def _wrap(pattern, ctx: PassContext, state: dict):
     name = pattern.name
     reusable = Rewriter()
 
+    record = ctx.rewrites is not None
+
     def call(op, rw):
         if state["error"] is not None:
             return True  # drain: no further matches
         rewriter = reusable.reset(rw)
         # Named before the pattern runs: a rewrite may erase the op, and the
         # bindings do not invalidate handles to erased ops (reading one crashes).
-        where = f"'{op.operation.name}' at {format_location(op.location, ctx.rename)}" if debug else ""
+        op_name = op.operation.name if debug or record else ""
+        loc = format_location(op.location, ctx.rename) if debug or record else ""
+        where = f"'{op_name}' at {loc}"
         try:
             result = fn(op, rewriter)
             if not result and rewriter.changed:
@@ -63,6 +67,8 @@ def _wrap(pattern, ctx: PassContext, state: dict):
             return True
         if result:
             ctx.bump(name)
+            if record:
+                ctx.rewrites.append(Rewrite(ctx.pass_name, name, op_name, loc))
             if debug:
                 debug(f"[{ctx.pass_name}] {name}: applied to {where}")
             return False  # bindings: falsy == matched and rewritten
@@ -84,9 +90,16 @@ def greedy_config(p):
     return cfg
 
 
+def pass_patterns(p, ctx: PassContext) -> list:
+    """The pass's ``patterns()``, asked once per pass run."""
+    if "patterns" not in ctx.cache:
+        ctx.cache["patterns"] = list(p.patterns())
+    return ctx.cache["patterns"]
+
+
 def frozen_patterns(p, ctx: PassContext, state: dict):
     ps = rewrite.RewritePatternSet()
-    for pat in p.patterns():
+    for pat in pass_patterns(p, ctx):
         ps.add(pat.root, _wrap(pat, ctx, state), pat.benefit)
     return ps.freeze()
 
@@ -117,7 +130,7 @@ class _RootFound(Exception):
     pass
 
 
-def nothing_to_match(p, root) -> bool:
+def nothing_to_match(p, root, ctx: PassContext) -> bool:
     """True when the greedy driver could do nothing anywhere under ``root``.
 
     Checked once per pass run, before visiting the anchor ops: without
@@ -126,7 +139,7 @@ def nothing_to_match(p, root) -> bool:
     """
     if p.driver == "walk" or p.fold:
         return False
-    return not any_root_occurs(root, {pat.root for pat in p.patterns()})
+    return not any_root_occurs(root, {pat.root for pat in pass_patterns(p, ctx)})
 
 
 def apply_pattern_pass(p, op, ctx: PassContext) -> None:
@@ -258,6 +271,7 @@ class _Probe:
         self.debug = ctx.debug_patterns
         self.ctx = _ProbeContext(p.name, self.lines.append if self.debug else None, None, ctx.rename)
         self.ctx.state = {"error": None}
+        self.ctx.cache["patterns"] = pass_patterns(p, ctx)
         self.frozen = frozen_patterns(p, self.ctx, self.ctx.state)
 
     def any_rewrite(self, op, config) -> bool:

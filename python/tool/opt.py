@@ -45,107 +45,149 @@ def run_opt(data: bytes | None, display_name: str, path: str | None, opts: OptOp
 
     ``data`` is the input's bytes, or None for a regular text file at ``path``
     that MLIR is to read itself (see ``read_input``)."""
-    from iree.compiler import ir
-
-    err = err or (lambda line: print(line, file=sys.stderr, flush=True))
-    result = OptResult(ok=True)
-    # One context for the whole input: creating one costs ~15 ms.
-    ctx = make_context(opts)
+    err = err or _print_to_stderr
     try:
-        with ctx:
-            plan = plan_pipeline(opts.pipeline)
+        plan = plan_pipeline(opts.pipeline)
     except OptPyError as e:
         err(f"opt-py: error: {e}")
         return OptResult(ok=False)
+    source = _read_source(data, display_name, path, opts, err)
+    if source is None:
+        return OptResult(ok=False)
+    # One context for the whole input. Dialects load as the IR names them, as in
+    # mlir-opt, unless a Python pass may build ops of any of them.
+    ctx = make_context(opts, all_dialects=any(step.pass_.py is not None for step in plan.steps))
+    outputs, all_ok = [], True
+    chunks = source.chunks(opts)
+    for _first, chunk in chunks:
+        try:
+            ok, out = _run_chunk(ctx, plan, source, (chunk, len(chunks)), opts, err)
+        except PipelineError as e:
+            err(f"opt-py: error: {e}")
+            return OptResult(ok=False)
+        all_ok = all_ok and ok
+        if out is not None:
+            outputs.append(out)
+    if not all_ok:
+        return OptResult(ok=False)
+    return OptResult(ok=True, output=_join(outputs, opts))
 
+
+def _print_to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+@dataclass
+class _Source:
+    """The input as the job reads it: bytes, or a file MLIR reads itself; its text only where needed."""
+
+    display_name: str
+    path: str | None
+    data: bytes | None
+    is_bytecode: bool
+    from_file: bool
+    text: str | None
+    rename: dict = field(default_factory=dict)  # file names in locations -> names to print
+    sources: _Sources | None = None  # the text for quoting source lines, decoded on first use
+
+    def chunks(self, opts: OptOptions) -> list[tuple[int, str | None]]:
+        if self.text is not None and opts.split_input_file:
+            return split_chunks(self.text)
+        return [(1, self.text)]
+
+
+def _read_source(data, display_name: str, path: str | None, opts: OptOptions, err) -> _Source | None:
+    """The input, checked for nesting MLIR's recursive parser cannot take; None after saying why."""
     is_bytecode = data is not None and data.startswith(_BYTECODE_MAGIC)
     try:
         depth = 0 if is_bytecode else _max_nesting(data) if data is not None else _max_nesting_of_file(path)
     except OSError as e:
         err(f"opt-py: error: cannot read input file '{display_name}': {e.strerror}")
-        return OptResult(ok=False)
+        return None
     if depth > MAX_NESTING:
         err(
             f"{display_name}: error: input nests brackets {depth} levels deep; opt-py refuses more than "
             f"{MAX_NESTING} (MLIR's recursive parser would overflow the stack)"
         )
-        return OptResult(ok=False)
+        return None
     from_file = bool(path) and not is_bytecode and (data is None or _regular_file(path))
     # The text as a str only where it is read: splitting, expected-diagnostic
     # comments, parsing a pipe. A regular file is parsed by MLIR from the file
     # (its own locations), and source lines for a diagnostic decode lazily:
-    # a 50 MB input is not held twice.
+    # a big input is not held twice.
     needs_text = not is_bytecode and (opts.split_input_file or opts.verify_diagnostics or not from_file)
     text = data.decode("utf-8", errors="replace") if needs_text else None
-    if text is not None and opts.split_input_file:
-        chunks = split_chunks(text)
-    else:
-        chunks = [(1, text)]
-    rename = {"-": display_name}
     sources = _Sources(display_name, path, b"" if is_bytecode else data, text)
-    outputs: list[bytes] = []
-    all_ok = True
-    debug = (lambda line: print(line, file=sys.stderr, flush=True)) if opts.debug_patterns else None
+    return _Source(display_name, path, data, is_bytecode, from_file, text, {"-": display_name}, sources)
 
-    for _first, chunk in chunks:
-        collector = Collector(ctx)
-        hooks = RunHooks(debug_patterns=debug, rename=rename)
-        ok, out = True, None
+
+def _run_chunk(ctx, plan, source: _Source, chunk_of: tuple, opts: OptOptions, err) -> tuple[bool, bytes | None]:
+    """Parse, run and print one chunk (``chunk_of``: its text, how many there are) and report
+    its diagnostics: (ok, printed IR or None)."""
+    from iree.compiler import ir
+
+    chunk, count = chunk_of
+    collector = Collector(ctx)
+    debug = _print_to_stderr if opts.debug_patterns else None
+    hooks = RunHooks(debug_patterns=debug, rename=source.rename)
+    try:
         with ctx, ir.Location.unknown():
-            try:
-                with single_threaded(ctx):  # the parser verifies: see single_threaded
-                    if is_bytecode:
-                        module = ir.Module.parse(data)
-                    elif from_file and len(chunks) == 1:
-                        module = ir.Module.parseFile(path)  # file locations; a FIFO could not be read twice
-                    else:
-                        module = ir.Module.parse(chunk)
-            except ir.MLIRError as e:
-                collector.add_error(e)
-                module, ok = None, False
-            except (RuntimeError, ValueError, UnicodeError) as e:
-                # e.g. bytecode whose strings are not UTF-8: not an MLIRError
-                collector.diags.append(Diag("error", f"cannot parse input: {e}", display_name, 0, 0))
-                module, ok = None, False
+            module, ok = _parse(ctx, source, chunk if count > 1 or not source.from_file else None, collector)
             if module is not None and plan.steps:  # the parser verified: an empty plan has nothing to add
-                try:
-                    ok = run_plan(plan, module.operation, opts, hooks, collector)
-                except PipelineError as e:
-                    err(f"opt-py: error: {e}")
-                    collector.detach()
-                    return OptResult(ok=False)
-            if module is not None and ok:
-                # With no passes the IR is as the parser verified it: printing need not verify it again.
-                out = print_ir(module.operation, opts, verified=not plan.steps)
+                ok = run_plan(plan, module.operation, opts, hooks, collector)
+            # With no passes the IR is as the parser verified it: printing need not verify it again.
+            out = print_ir(module.operation, opts, verified=not plan.steps) if module is not None and ok else None
             if opts.pass_statistics and hooks.stats:
                 err(_python_statistics(hooks.stats))
+    finally:
         collector.detach()
+    return _report(source, chunk, ok, collector, hooks, opts, err), out
 
-        if opts.verify_diagnostics:
-            try:
-                problems = verify(parse_expectations(chunk), collector.diags, display_name)
-            except VerifyError as e:
-                problems = [f"{display_name}:{e}"]
-            for p in problems:
-                err(p)
-            all_ok = all_ok and not problems
-        else:
-            for d in collector.diags:
-                err(render(d, rename, sources.texts()))
-            if hooks.failures and opts.debug:
-                for name, _exc, tb in hooks.failures:
-                    err(f"--- traceback of Python pass '{name}' ---\n{tb.rstrip()}")
-            all_ok = all_ok and ok
-        if out is not None:
-            outputs.append(out if isinstance(out, bytes) else out.encode())
 
-    result.ok = all_ok
-    if all_ok:
-        if opts.emit_bytecode:
-            result.output = b"".join(outputs)
-        else:
-            result.output = (SPLIT_MARKER + "\n").encode().join(o if o.endswith(b"\n") else o + b"\n" for o in outputs)
-    return result
+def _parse(ctx, source: _Source, chunk: str | None, collector: Collector):
+    """(module, True), or (None, False) with the parser's complaint in ``collector``.
+
+    ``chunk`` None: the whole input, which MLIR reads from its file when it is one."""
+    from iree.compiler import ir
+
+    try:
+        with single_threaded(ctx):  # the parser verifies: see single_threaded
+            if source.is_bytecode:
+                return ir.Module.parse(source.data), True
+            if chunk is None:
+                return ir.Module.parseFile(source.path), True  # file locations; a FIFO could not be read twice
+            return ir.Module.parse(chunk), True
+    except ir.MLIRError as e:
+        collector.add_error(e)
+    except (RuntimeError, ValueError, UnicodeError) as e:
+        # e.g. bytecode whose strings are not UTF-8: not an MLIRError
+        collector.diags.append(Diag("error", f"cannot parse input: {e}", source.display_name, 0, 0))
+    return None, False
+
+
+def _report(source: _Source, chunk, ok: bool, collector: Collector, hooks, opts: OptOptions, err) -> bool:
+    """Print the chunk's diagnostics, or check them against its expectations; whether the chunk passed."""
+    name = source.display_name
+    if opts.verify_diagnostics:
+        try:
+            problems = verify(parse_expectations(chunk), collector.diags, name)
+        except VerifyError as e:
+            problems = [f"{name}:{e}"]
+        for p in problems:
+            err(p)
+        return not problems
+    for d in collector.diags:
+        err(render(d, source.rename, source.sources.texts()))
+    if hooks.failures and opts.debug:
+        for pass_name, _exc, tb in hooks.failures:
+            err(f"--- traceback of Python pass '{pass_name}' ---\n{tb.rstrip()}")
+    return ok
+
+
+def _join(outputs: list[bytes], opts: OptOptions) -> bytes:
+    if opts.emit_bytecode:
+        return b"".join(outputs)
+    return (SPLIT_MARKER + "\n").encode().join(o if o.endswith(b"\n") else o + b"\n" for o in outputs)
 
 
 MAX_NESTING = 10_000
@@ -174,7 +216,7 @@ def _max_nesting(data: bytes, chunk: int = 1 << 22) -> int:
     (strings and comments included, ``->`` not a closer): MLIR's parser
     recurses on each. On the UTF-8 bytes (brackets are ASCII, and no byte of a
     multi-byte character is): arrows dropped, then everything but brackets
-    (a few % of a module), counted a few MB at a time."""
+    (a small part of a module), counted a block at a time."""
     return _bracket_depth(_brackets(data), chunk)
 
 

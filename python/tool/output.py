@@ -61,17 +61,7 @@ def write_output(target: str, data: bytes) -> int:
         return 1
 
     if target == "-":
-        if sys.stdout is None:  # closed when Python started
-            return fail(os.strerror(errno.EBADF))
-        try:
-            write_all(sys.stdout.buffer, data)
-            sys.stdout.buffer.flush()
-        except BrokenPipeError:
-            die_of_sigpipe()
-        except OSError as e:
-            return fail(e.strerror or str(e))
-        return 0
-
+        return _write_stdout(data, fail)
     if not target:
         return fail("empty path")
     try:
@@ -87,29 +77,47 @@ def write_output(target: str, data: bytes) -> int:
             with open(target, "wb") as f:
                 f.write(data)
             return 0
-        real = os.path.realpath(target)
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=".opt-py-", dir=os.path.dirname(real))
-        except PermissionError:
-            if st is None or not os.access(real, os.W_OK):
-                raise
-            with open(real, "wb") as f:  # a writable file in a directory we may not create in
-                f.write(data)
-            return 0
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
-            os.replace(tmp, real)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        _replace(target, data, st)
     except OSError as e:
         return fail(e.strerror or str(e))
     return 0
+
+
+def _write_stdout(data: bytes, fail) -> int:
+    if sys.stdout is None:  # closed when Python started
+        return fail(os.strerror(errno.EBADF))
+    try:
+        write_all(sys.stdout.buffer, data)
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        die_of_sigpipe()
+    except OSError as e:
+        return fail(e.strerror or str(e))
+    return 0
+
+
+def _replace(target: str, data: bytes, st) -> None:
+    """Write a regular file (``st``: its stat, None if new) through a temp file renamed over it."""
+    real = os.path.realpath(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".opt-py-", dir=os.path.dirname(real))
+    except PermissionError:
+        if st is None or not os.access(real, os.W_OK):
+            raise
+        with open(real, "wb") as f:  # a writable file in a directory we may not create in
+            f.write(data)
+        return
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+        os.replace(tmp, real)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def _umask() -> int:

@@ -1,10 +1,13 @@
-"""The real-model corpus under test/models/: its manifests and files, and a
-per-session cache of compiled modules (used by conftest.py's fixture)."""
+"""The real-model corpora (test/models/, test/library_models/): their manifests
+and files, a per-session cache of compiled modules (used by each conftest.py's
+fixture), and the checks of a manifest's pinned stock failures."""
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parent
 
@@ -33,8 +36,8 @@ class Model:
         return target in self.manifest.get("slow", [])
 
 
-def all_models():
-    return [Model(p.parent) for p in sorted(ROOT.glob("*/manifest.json"))]
+def all_models(root: Path = ROOT):
+    return [Model(p.parent) for p in sorted(root.glob("*/manifest.json"))]
 
 
 class Compiled:
@@ -68,3 +71,37 @@ class Compiled:
         if isinstance(got, Exception):
             raise got
         return got.read_bytes()
+
+
+def mismatches(model: Model, outs):
+    """The outputs that differ from PyTorch's beyond the manifest's tolerance."""
+    from opt_py.iree import e2e
+
+    tol = model.manifest["tolerance"]
+    diffs = e2e.compare(outs, model.expected(), rtol=tol["rtol"], atol=tol["atol"])
+    return [d for d in diffs if not d.same]
+
+
+def expect_compile(compiled: Compiled, model: Model, target: str):
+    """The module stock IREE compiles, or (when the manifest pins a compile error
+    for ``target``) None after checking that the error is still there."""
+    from opt_py import OptPyError
+
+    known = model.known(target) or ""
+    if known.startswith("compile-error:"):
+        text = known.split(":", 1)[1].strip()
+        with pytest.raises(OptPyError, match=re.escape(text)):
+            compiled.get(model, target)
+        return None
+    return compiled.get(model, target)
+
+
+def check_numbers(model: Model, outs, key: str):
+    """The outputs match PyTorch, or still do not where the manifest pins ``key`` as "wrong"."""
+    from opt_py.iree import e2e
+
+    bad = mismatches(model, outs)
+    if model.known(key) == "wrong":
+        assert bad, f"{model.name}: IREE is pinned as wrong on {key} but now matches PyTorch: update the manifest"
+    else:
+        assert not bad, f"{model.name} on {key}:\n" + e2e.format_report(bad, "IREE", "PyTorch")

@@ -96,8 +96,12 @@ def test_router_dispatch_mask_and_combine_weights(tmp_path):
     comb = np.zeros((11, 8), np.float32)
     comb[np.arange(11), t[:, 0]] = w
     target = e2e.TARGETS["cpu"]
-    stock = e2e.run_runtime(e2e.compile_program(str(path), target), target, "main", [t, w])
-    assert np.array_equal(stock[0], comb) and not np.array_equal(stock[1], comb), "stock IREE changed: update the docs"
+    try:
+        stock = e2e.run_runtime(e2e.compile_program(str(path), target), target, "main", [t, w])
+    except e2e.ModuleMisbehaved:
+        pass  # the shared splat written in place: seen by the second call as changed numbers
+    else:
+        assert np.array_equal(stock[0], comb) and not np.array_equal(stock[1], comb), "stock IREE changed: update the docs"
     fixed = e2e.run_runtime(e2e.compile_program(str(path), target, inject=[f"flow:{sc.PASS}"]), target, "main", [t, w])
     np.testing.assert_array_equal(fixed[0], mask)
     np.testing.assert_array_equal(fixed[1], comb)

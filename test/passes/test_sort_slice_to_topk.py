@@ -13,8 +13,8 @@ import os
 import numpy as np
 import pytest
 from opt_py.cases import topk
-from opt_py.iree import e2e
-from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, chunk_size
+from opt_py.iree import e2e, fixes
+from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, Form, chunk_size
 
 CPU = e2e.TARGETS["cpu"]
 PASS = "global-optimization:sort-slice-to-topk"
@@ -33,13 +33,27 @@ FORMS = [
 ]
 
 
+# What --fixes injects for cuda and rocm: the GPU rule, composites materialized.
+GPU = next(f for f in fixes.FIXES if f.name == "sort-slice-to-topk").spelled("cuda")
+
+
 def forced(form, ties=False):
     """The pass with one form forced (argmax applies only where k = 1, rounds where k <= 64, chunks where
     also a chunk size cuts the width into at least k chunks)."""
-    base, *extra = form.split("+")  # "+gpu": the GPU-safe variant (composites materialized); "+rounds": its
-    opts = [f"form={base}"] + (["gpu=true"] if "gpu" in extra else [])  # chunks pick by rounds, not ranks
+    base, *extra = form.split("+")  # "+gpu": as --fixes runs it for GPUs (composites materialized); "+rounds":
+    opts = [f"form={base}"] + (["rule=gpu materialize=true"] if "gpu" in extra else [])  # chunks pick by rounds
     opts += (["select=rounds"] if "rounds" in extra else []) + (["allow-unordered-ties=true"] if ties else [])
     return f"global-optimization:sort-slice-to-topk{{{' '.join(opts)}}}"
+
+
+def test_the_fixes_run_the_gpu_rule_materialized_on_gpus():
+    assert GPU == "sort-slice-to-topk{rule=gpu materialize=true}"
+
+
+def test_every_form_has_a_builder_plain_and_materialized():
+    from opt_py.patterns.sort_slice_to_topk.forms import BUILDERS
+
+    assert set(BUILDERS) == {(f, m) for f in Form if f != Form.AUTO for m in (False, True)}
 
 
 def _forms(variants):
@@ -416,17 +430,20 @@ GPU_CASES = [
 @pytest.mark.parametrize("target", ["cuda", "rocm"])
 @pytest.mark.parametrize("v", GPU_CASES, ids=[v.name for v in GPU_CASES])
 def test_gpu_form_compiles_for_gpus(v, target, tmp_path):
-    """gpu=true compiles for cuda sm_80 and rocm gfx942 and the sort is gone (the unmaterialized forms
-    fail cuda's VectorDistribute; the numbers are proven on an H200 through a bundle:
-    docs/passes/sort-slice-to-topk.md)."""
+    """What --fixes runs for GPUs compiles for cuda sm_80 and rocm gfx942 and the sort is gone (the
+    unmaterialized forms fail cuda's VectorDistribute; the numbers are proven on an H200 through a
+    bundle: docs/passes/sort-slice-to-topk.md)."""
     from opt_py.iree.phases import Injection, compile_with_injections
 
     path = tmp_path / "p.mlir"
     path.write_text(_stable(v, topk.program(v)))
     tgt = e2e.TARGETS[target]
-    assert len(e2e.compile_program(str(path), tgt, inject=(f"{PASS}{{gpu=true}}",))) > 0
+    assert len(e2e.compile_program(str(path), tgt, inject=(f"global-optimization:{GPU}",))) > 0
     res = compile_with_injections(
-        str(path), list(tgt.compile_flags), [Injection.parse(f"{PASS}{{gpu=true}}")], compile_to="dispatch-creation"
+        str(path),
+        list(tgt.compile_flags),
+        [Injection.parse(f"global-optimization:{GPU}")],
+        compile_to="dispatch-creation",
     )
     text = res.output.decode()
     assert "iree_linalg_ext.sort" not in text and "util.optimization_barrier" in text

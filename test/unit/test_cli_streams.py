@@ -109,3 +109,15 @@ def test_integer_options_take_ascii_digits_only(env, tmp_path, value):
     assert f"option 'max-iterations' expects an integer, got '{value}'".encode() in res.stderr
     ok = _shell(f"exec {OPT_PY} in.mlir -p 'fold-collapse-shape-into-generic{{max-iterations=0x12}}'", env, tmp_path)
     assert ok.returncode == 0, ok.stderr
+
+
+@pytest.mark.parametrize("argv", [["compile", "--list-fixes", "--iree-hal-target-device=cuda"], ["--list-passes"]])
+def test_every_listing_dies_of_sigpipe_without_a_traceback(env, tmp_path, argv):
+    """A subcommand's output to a reader that is gone (``opt-py compile --list-fixes | head -1``) ends as
+    the mlir-opt job's does: killed by SIGPIPE, no traceback. The reader is closed before the run writes."""
+    r, w = os.pipe()
+    os.close(r)
+    proc = subprocess.run([OPT_PY, *argv], env=env, cwd=tmp_path, stdout=w, stderr=subprocess.PIPE, timeout=120)
+    os.close(w)
+    assert proc.returncode == -signal.SIGPIPE, proc.stderr
+    assert b"Traceback" not in proc.stderr

@@ -6,6 +6,7 @@ wrong. The real-model corpus checks it on whole models; here, the table's
 mechanics and the bugs the fixes exist for.
 """
 
+import shlex
 import subprocess
 import sys
 
@@ -60,7 +61,9 @@ def test_fixes_sharing_a_phase_run_as_one_pipeline():
     phases = [j.phase for j in phase_level]
     assert len(phases) == len(set(phases))
     for j in phase_level:
-        assert j.pipeline.split(",") == [f.name for f in fixes.FIXES if f.phase == j.phase and "cpu" in f.targets]
+        assert j.pipeline.split(",") == [
+            f.spelled("cpu") for f in fixes.FIXES if f.phase == j.phase and "cpu" in f.targets
+        ]
 
 
 def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
@@ -68,8 +71,9 @@ def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
     limited = {f.name: f.targets for f in fixes.FIXES if "other" not in f.targets}
     assert limited == {
         "sort-slice-to-topk": ("cpu", "cuda", "rocm"),  # its forms are proven on those
-        "attention-add-zero-mask": ("cuda", "rocm"),
-    }  # stock is right on the CPU
+        "attention-add-zero-mask": ("cuda", "rocm"),  # stock is right on the CPU
+        "argsort-indices-only": ("cpu",),  # the stack copy it avoids is the CPU's
+    }
     for flags, kind in ((CPU, "cpu"), (CUDA, "cuda"), (ROCM, "rocm"), (other, "other")):
         phase_level, _ = fixes.injections(fixes.select("all"), flags)
         names = {n.split("{")[0] for j in phase_level for n in j.pipeline.split(",")}
@@ -79,17 +83,15 @@ def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
 
 
 def test_gpus_get_the_gpu_selection_of_the_topk_fix():
-    """On cuda and rocm the top-k fix runs with gpu=true (the forms that compile there, proven on an H200
-    through a bundle: docs/passes/sort-slice-to-topk.md); on the CPU with its full cost rule."""
-    for flags, spelled in (
-        (CPU, "sort-slice-to-topk,"),
-        (CUDA, "sort-slice-to-topk{gpu=true},"),
-        (ROCM, "sort-slice-to-topk{gpu=true},"),
-    ):
+    """On cuda and rocm the top-k fix runs with the GPU rule, materialized (the forms that compile there,
+    proven on an H200 through a bundle: docs/passes/sort-slice-to-topk.md); on the CPU with its full cost rule."""
+    gpu = "sort-slice-to-topk{rule=gpu materialize=true},"
+    for flags, spelled in ((CPU, "sort-slice-to-topk,"), (CUDA, gpu), (ROCM, gpu)):
         inject, _ = fixes.specs("all", flags)
-        assert inject[0].startswith(f"global-optimization:{spelled}"), inject
+        (at_global_opt,) = [j for j in inject if j.startswith("global-optimization:")]
+        assert at_global_opt.startswith(f"global-optimization:{spelled}"), inject
     proc = opt_py("compile", "--list-fixes", *CUDA)
-    assert "--inject global-optimization:sort-slice-to-topk{gpu=true}" in proc.stdout
+    assert "--inject 'global-optimization:sort-slice-to-topk{rule=gpu materialize=true}'" in proc.stdout
 
 
 def test_fixes_sharing_a_codegen_point_run_as_one_pipeline():
@@ -111,7 +113,8 @@ def test_list_fixes_names_each_fix_and_its_point():
     for f in fixes.FIXES:
         assert f.name in proc.stdout
         if f.phase and "cuda" in f.targets:
-            assert f"--inject {f.phase}:{f.spelled('cuda')}" in proc.stdout
+            spec = f"{f.phase}:{f.spelled('cuda')}"
+            assert f"--inject {shlex.quote(spec)}" in proc.stdout
 
 
 def test_bare_fixes_never_swallows_the_input(tmp_path):
@@ -162,9 +165,9 @@ def test_specs_are_the_arguments_the_injections_parse_from(flags):
 
 def test_fixes_with_compile_to_keep_only_the_fixes_before_the_stop(tmp_path):
     """--compile-to=flow with --fixes: IR as stock's at flow, with the fixes that run before it
-    (global-optimization) and none after (they were an error before: 'comes at or after')."""
+    (start, global-optimization) and none after (they were an error before: 'comes at or after')."""
     phase, codegen = fixes.injections(fixes.select("all"), CUDA, "flow")
-    assert [j.phase for j in phase] == ["global-optimization"] and codegen == []
+    assert [j.phase for j in phase] == ["start", "global-optimization"] and codegen == []
     assert fixes.injections(fixes.select("all"), CUDA, "executable-configurations")[1] == []
     assert fixes.injections(fixes.select("all"), CUDA, "executable-targets")[1] != []
     out = tmp_path / "flow.mlir"
@@ -173,3 +176,23 @@ def test_fixes_with_compile_to_keep_only_the_fixes_before_the_stop(tmp_path):
     assert "stops before the fixes at flow, executable-sources, codegen: they are left out" in proc.stderr
     text = out.read_text()
     assert "flow.executable" in text and "tensor<?xf32>) outs(" in text  # the attention's zero mask
+
+
+def test_the_report_names_each_fix_and_what_it_rewrote_where():
+    """--fixes-report: the MoE router's top-k and its scatter are rewritten, at their lines of the model;
+    fixes with nothing to do are listed as such; fixes not injected for the target are not listed."""
+    proc = opt_py("compile", "test/models/moe_router/model.mlir", "--fixes", "--fixes-report", "-o", "/dev/null", *CPU)
+    assert proc.returncode == 0, proc.stderr
+    report = proc.stderr[proc.stderr.index("opt-py: fixes report (target 'cpu'):") :].splitlines()
+    rows = {line.split()[0]: line for line in report[1:] if line.startswith("  ") and line.split()[0] != "'"}
+    assert "1 x sort_slice_to_topk" in rows["sort-slice-to-topk"]
+    assert "1 x use given a copy" in rows["clone-splat-dispatch-per-tied-use"]
+    assert "nothing to rewrite" in rows["torch-decompose-diff"]
+    assert "attention-add-zero-mask" not in rows  # a GPU-only fix
+    topk = report.index(rows["sort-slice-to-topk"])
+    assert "'iree_linalg_ext.sort' at test/models/moe_router/model.mlir:13:25" in report[topk + 1]
+
+
+def test_the_report_needs_the_fixes():
+    proc = opt_py("compile", "test/models/moe_router/model.mlir", "--fixes-report", "-o", "/dev/null", *CPU)
+    assert proc.returncode == 1 and "--fixes-report reports what --fixes did: give --fixes too" in proc.stderr

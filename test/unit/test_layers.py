@@ -3,7 +3,7 @@
 Layers, lowest first: errors and syntax; authoring (what a pass author
 writes against); patterns; passes; pipeline (text -> plan); run (plan x IR
 -> IR); iree (compile, codegen, runtime); cases (program generators); tool
-(the command). A module may import its own layer or lower ones, never the
+(the command) and torch (the PyTorch front door). A module may import its own layer or lower ones, never the
 facade ``opt_py`` itself. Lazy imports inside functions count too: a cycle
 through one is still a cycle for the reader. So do ``importlib.import_module``
 and ``__import__`` calls whose name the text shows (a literal, or the literal
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "python"
-LAYERS = ["errors", "syntax", "authoring", "patterns", "passes", "pipeline", "run", "iree", "cases", "tool"]
+LAYERS = ["errors", "syntax", "authoring", "patterns", "passes", "pipeline", "run", "iree", "cases", "tool", "torch"]
 RANK = {
     "errors": 0,
     "syntax": 0,
@@ -28,6 +28,7 @@ RANK = {
     "iree": 6,
     "cases": 7,
     "tool": 8,
+    "torch": 8,  # the PyTorch front door (opt_py.torch), beside the command
 }
 
 

@@ -9,11 +9,11 @@ tests fail if a hook comes back.
 """
 
 import os
+import shutil
 import subprocess
 import sys
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD = [
@@ -59,6 +59,13 @@ def test_start_up_imports_no_hook():
     site = [p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
     pth = [f for d in site for f in os.listdir(d) if f.endswith(".pth") and "opt_py" in f.replace("-", "_")]
     assert not pth, f"opt-py's install adds .pth files: {pth}"
+
+
+def test_the_script_imports_only_the_client():
+    """The installed ``opt-py`` is opt-py's own script: pip's wrapper would import ``re`` on every run."""
+    script = Path(shutil.which("opt-py") or Path(sys.executable).parent / "opt-py").read_text()
+    assert "from opt_py.tool.client import main" in script
+    assert "import re" not in script, script
 
 
 def test_the_package_resolves_to_this_checkout():

@@ -320,7 +320,10 @@ def test_another_checkout_python_path_or_idle_timeout(server_env, tmp_path):
     while path.exists() and time.time() < deadline:
         time.sleep(0.2)
     assert not path.exists()
-    assert "exit" in Path(env["OPT_PY_SERVER_LOG"]).read_text()
+    log = Path(env["OPT_PY_SERVER_LOG"])
+    while "exit" not in log.read_text() and time.time() < deadline:  # the socket goes before the spare is ended
+        time.sleep(0.2)
+    assert "exit" in log.read_text()
 
 
 def test_off_switch(server_env, tmp_path):
@@ -414,12 +417,71 @@ def test_the_spare_worker_is_replaced_and_never_outlives_its_server(server_env, 
         sock.unlink()
 
 
-def test_the_warm_context_is_taken_once_and_never_destroyed():
-    """A worker's run takes the context made before the fork; it stays referenced,
-    so the ~10 ms of destroying it never comes between the run and its reply."""
+@pytest.mark.parametrize("all_dialects", [True, False])
+def test_the_warm_context_is_taken_once_and_never_destroyed(all_dialects):
+    """A worker's run takes a context made before the fork; it stays referenced, and so
+    does the other kind, so destroying neither comes between the run and its reply."""
     from opt_py.run import bindings
 
     bindings.prepare_warm_context()
-    ctx = bindings.take_warm_context()
-    assert ctx is not None and bindings.take_warm_context() is None
+    other = bindings._warm_contexts[not all_dialects]
+    ctx = bindings.take_warm_context(all_dialects)
+    assert ctx is not None and bindings.take_warm_context(all_dialects) is None
     assert any(kept is ctx for kept in bindings._taken_contexts)
+    assert bindings._warm_contexts[not all_dialects] is other
+    assert ctx.is_dialect_loaded("linalg") == all_dialects  # the lean one loads dialects as IR names them
+
+
+def test_an_edit_to_the_package_gets_a_fresh_server(server_env, tmp_path):
+    """The socket's name does not cover the files' contents: the server notices an edit itself,
+    serves nothing more, and the next runs see the edited code, warm again soon after."""
+    root = tmp_path / "checkout"
+    shutil.copytree(ROOT / "python", root / "opt_py", ignore=shutil.ignore_patterns("__pycache__"))
+    launcher = root / "launch.py"  # a console script of this copy: its folder first on sys.path
+    launcher.write_text("import sys\nfrom opt_py.tool.client import main\nsys.exit(main())\n")
+
+    def run():
+        return subprocess.run([sys.executable, str(launcher), "--help"], env=server_env, capture_output=True)
+
+    def wait_served(deadline):
+        while time.time() < deadline:
+            before = served_runs(server_env)
+            out = run().stdout
+            if served_runs(server_env) > before:
+                return out
+            time.sleep(0.2)
+        raise AssertionError("no server served the copy")
+
+    assert b"Run MLIR pass pipelines" in wait_served(time.time() + 60)
+    cli = root / "opt_py" / "tool" / "cli.py"
+    cli.write_text(cli.read_text().replace("Run MLIR pass pipelines", "Run EDITED pass pipelines"))
+    before = served_runs(server_env)
+    assert b"Run EDITED pass pipelines" in run().stdout  # at once: the old server serves nothing more
+    assert served_runs(server_env) == before
+    assert b"Run EDITED pass pipelines" in wait_served(time.time() + 60)
+
+
+def test_the_client_imports_nothing_heavy(server_env, tmp_path):
+    """A served run's process imports the client module and ``_socket``, nothing else of its own:
+    no import hook, no opt-py module but the client, no argparse, no bindings."""
+    wait_for_server(server_env)
+    (tmp_path / "in.mlir").write_text(SRC)
+    before = served_runs(server_env)
+    res = opt_py(["-p", "canonicalize", "in.mlir"], dict(server_env, PYTHONPROFILEIMPORTTIME="1"), cwd=tmp_path)
+    assert res.returncode == 0 and served_runs(server_env) == before + 1
+    allowed = {"opt_py", "opt_py.tool", "opt_py.tool.client", "_socket", *sys.builtin_module_names}
+    if "import re\n" in Path(OPT_PY).read_text():  # pip's console-script wrapper: its own import
+        allowed |= imported_after_site([sys.executable, "-c", "import re"], server_env)
+    assert imported_after_site_of(res.stderr.decode()) - allowed == set()
+
+
+def imported_after_site(cmd, env) -> set[str]:
+    out = subprocess.run(cmd, env=dict(env, PYTHONPROFILEIMPORTTIME="1"), capture_output=True, text=True, check=True)
+    return imported_after_site_of(out.stderr)
+
+
+def imported_after_site_of(stderr: str) -> set[str]:
+    """The modules ``-X importtime`` lists after ``site`` (the interpreter's own start-up)."""
+    names = [line.rsplit("|", 1)[1].strip() for line in stderr.splitlines() if line.startswith("import time:")]
+    assert "site" in names, stderr
+    return set(names[names.index("site") + 1 :])

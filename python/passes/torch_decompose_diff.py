@@ -1,0 +1,19 @@
+"""torch-decompose-diff: torch.aten.diff, which torch-mlir cannot lower, as cat, slices and subtractions."""
+
+from dataclasses import dataclass
+
+from ..authoring import PatternPass
+from ..patterns.torch_decompose_diff import decompose_diff
+
+
+@dataclass(frozen=True)
+class TorchDecomposeDiff(PatternPass):
+    name = "torch-decompose-diff"
+    anchor = "func.func"
+    summary = (
+        "Write torch.aten.diff (no torch-mlir lowering) as prepend/input/append concatenated, "
+        "then n times x[1:] - x[:-1] (logical_xor for bool), as at::diff computes it"
+    )
+
+    def patterns(self):
+        return [decompose_diff]

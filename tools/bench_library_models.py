@@ -1,0 +1,158 @@
+"""The library-model corpus: compile time and CPU run time of ``opt-py compile --fixes``, stock and PyTorch.
+
+Per model of test/library_models, side by side in one run, llvm-cpu:
+
+* compile time: the native ``iree-compile`` against ``opt-py compile --fixes``
+  (through the warm server, as a user's second run), interleaved, ``--reps``
+  rounds after a warm-up. Stock cannot compile the decoders as exported (its
+  torch input conversion stops at ``torch.aten.diff``), so iree-compile
+  compiles the export after the frontend fixes alone (``--fixes`` at
+  ``start``, applied ahead by ``opt-py --pipeline``): IREE's own time for the
+  program, against which ``--fixes`` is what the fixes cost. ``stops`` is
+  ``opt-py compile`` stopping where ``--fixes`` stops, with empty pipelines.
+* run time: one call, median of ``--calls`` after a warm-up, of that stock
+  module and of the ``--fixes`` module (``local-sync``, one thread, as
+  PyTorch's ``torch.set_num_threads(1)``), and of the PyTorch module eager
+  where torch, transformers and diffusers import (the ``models`` extra).
+
+    python tools/bench_library_models.py [--reps N] [--calls N] [--models a,b]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from benchlib import wall
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "test" / "library_models"
+FLAGS = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--calls", type=int, default=20)
+    ap.add_argument("--models", default="", help="comma-separated models (default: all)")
+    args = ap.parse_args()
+    models = sorted(p.parent.name for p in CORPUS.glob("*/manifest.json"))
+    if args.models:
+        models = [m for m in models if m in args.models.split(",")]
+    print("command: python tools/bench_library_models.py " + " ".join(sys.argv[1:]))
+    print(
+        "\n| model | iree-compile | stops | --fixes | ratio | run stock | run --fixes | ratio "
+        "| PyTorch eager | --fixes / PyTorch |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    totals = {"iree": 0.0, "stops": 0.0, "fixes": 0.0}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in models:
+            c = compile_times(name, Path(tmp), args.reps)
+            for k in totals:
+                totals[k] += c[k]
+            r = run_times(name, Path(tmp), args.calls)
+            print(row(name, c, r), flush=True)
+    t = totals
+    print(
+        f"| **total** | {t['iree']:.2f} s | {t['stops']:.2f} s | {t['fixes']:.2f} s | {t['fixes'] / t['iree']:.3f}x |"
+    )
+    return 0
+
+
+def compile_times(name: str, tmp: Path, reps: int) -> dict:
+    """Median seconds of each compile; leaves stock.vmfb and fixes.vmfb in ``tmp``."""
+    from iree.compiler.tools.binaries import find_tool
+    from opt_py.iree import fixes
+
+    src = CORPUS / name / "model.mlir"
+    start = [j.pipeline for j in fixes.injections(fixes.select("all"), FLAGS)[0] if j.phase == "start"]
+    front = tmp / "front.mlir"
+    opt_py = str(Path(sys.executable).parent / "opt-py")
+    wall([opt_py, str(src), "-p", ",".join(start), "-o", str(front)])
+    phases = [spec.split(":", 1)[0] for spec in fixes.specs("all", FLAGS)[0]]
+    stops = [a for p in phases for a in ("--inject", f"{p}:builtin.module()")]
+    warm = {k: v for k, v in os.environ.items() if k != "OPT_PY_NO_SERVER"}
+    variants = {
+        "iree": [find_tool("iree-compile"), str(front), "-o", str(tmp / "stock.vmfb"), *FLAGS],
+        "stops": [opt_py, "compile", str(front), "-o", str(tmp / "stops.vmfb"), *stops, *FLAGS],
+        "fixes": [opt_py, "compile", str(src), "--fixes", "-o", str(tmp / "fixes.vmfb"), *FLAGS],
+    }
+    times = {k: [] for k in variants}
+    for rep in range(reps + 1):
+        for k, cmd in variants.items():
+            dt = wall(cmd, warm)
+            if rep:
+                times[k].append(dt)
+    if (tmp / "stops.vmfb").read_bytes() != (tmp / "stock.vmfb").read_bytes():
+        raise SystemExit(f"{name}: opt-py compile with empty stops is not byte-identical to iree-compile")
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def run_times(name: str, tmp: Path, calls: int) -> dict:
+    """Median seconds of one call of each module, and of PyTorch eager where it imports."""
+    d = CORPUS / name
+    import json
+
+    manifest = json.loads((d / "manifest.json").read_text())
+    inputs = [np.load(d / f"input{i}.npy") for i in range(len(manifest["inputs"]))]
+    out = {k: _call_time(tmp / f"{k}.vmfb", manifest["function"], inputs, calls) for k in ("stock", "fixes")}
+    out["torch"] = _torch_time(name, inputs, calls)
+    return out
+
+
+def _call_time(vmfb: Path, function: str, inputs, calls: int) -> float:
+    import iree.runtime as rt
+
+    config = rt.Config("local-sync")
+    ctx = rt.SystemContext(config=config)
+    ctx.add_vm_module(rt.VmModule.copy_buffer(config.vm_instance, vmfb.read_bytes()))
+    fn = ctx.modules.module[function]
+    return _median_call(lambda: fn(*inputs), calls)
+
+
+def _torch_time(name: str, inputs, calls: int) -> float | None:
+    try:
+        import torch
+
+        sys.path.insert(0, str(ROOT / "tools"))
+        import export_library_models as lib
+    except ImportError:
+        return None
+    spec = next(s for s in lib.SPECS if s.name == name)
+    torch.manual_seed(spec.seed)
+    torch.set_num_threads(1)
+    model = spec.build()[0].eval()
+    args = [torch.from_numpy(np.array(a)) for a in inputs]
+    with torch.no_grad():
+        return _median_call(lambda: model(*args), calls)
+
+
+def _median_call(call, calls: int) -> float:
+    call()
+    times = []
+    for _ in range(calls):
+        t = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def row(name: str, c: dict, r: dict) -> str:
+    torch_ms = f"{r['torch'] * 1e3:.2f} ms" if r["torch"] is not None else "n/a"
+    vs_torch = f"{r['fixes'] / r['torch']:.2f}x" if r["torch"] is not None else "n/a"
+    return (
+        f"| {name} | {c['iree']:.2f} s | {c['stops']:.2f} s | {c['fixes']:.2f} s | {c['fixes'] / c['iree']:.3f}x "
+        f"| {r['stock'] * 1e3:.2f} ms | {r['fixes'] * 1e3:.2f} ms | {r['fixes'] / r['stock']:.2f}x "
+        f"| {torch_ms} | {vs_torch} |"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
