@@ -25,7 +25,9 @@ function may also return the destination it wrote into, and ``Read`` returns
 ``constant + argument``. ``run`` compiles the module, loads it read-only in a
 child process, calls every function three times in one context and compares
 each call with numpy: a write into a constant shows as a changed result, a
-changed read elsewhere, or a fault.
+changed read elsewhere, or a fault. The runs go through opt-py's worker
+(``opt_py.iree.worker``: the module mapped read-only in a child process, a
+fault an outcome), every function of the case in one request.
 """
 
 from __future__ import annotations
@@ -33,8 +35,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
-from .mmap_runner import run_calls
 
 PASS = "copy-tied-operand-through-barrier"
 DTYPES = {"f32": np.float32, "i32": np.int32}
@@ -506,9 +506,9 @@ def _injections(with_pass: bool | str, target) -> tuple[list[str], list[str]]:
     return ([f"flow:{with_pass if isinstance(with_pass, str) else PASS}"] if with_pass else []), []
 
 
-def run(case: Case, with_pass: bool | str, target_name: str = "cpu") -> str:
-    """'ok', 'wrong' (some call's numbers differ from numpy), 'fault: ...' (the read-only module
-    crashed its process), 'run error: ...' or 'compile error: ...'.
+def run(case: Case, with_pass: bool | str, target_name: str = "cpu", timeout: float = 120) -> str:
+    """'ok', 'wrong: ...' (some call's numbers differ from numpy), 'fault: ...' (the read-only module
+    crashed its process; the worker's verdict), 'run error: ...' or 'compile error: ...'.
 
     ``with_pass``: False for stock, True (or pipeline text) to inject this pass after the flow
     phase, ``"fixes"`` for every opt-py fix (``opt-py compile --fixes``)."""
@@ -516,12 +516,11 @@ def run(case: Case, with_pass: bool | str, target_name: str = "cpu") -> str:
     import tempfile
 
     from ..errors import OptPyError
-    from ..iree import e2e
+    from ..iree import e2e, worker
 
     target = e2e.TARGETS[target_name]
     inject, inject_codegen = _injections(with_pass, target)
     args = inputs(case)
-    want = expected(case, args)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "case.mlir")
         with open(path, "w") as f:
@@ -530,16 +529,25 @@ def run(case: Case, with_pass: bool | str, target_name: str = "cpu") -> str:
             vmfb = e2e.compile_program(path, target, inject=inject, inject_codegen=inject_codegen)
         except OptPyError as e:
             return "compile error: " + _first_error(str(e))
-    calls = [(f"f{i}", a) for i, a in enumerate(args)]
-    outcome = run_calls(vmfb, calls, rounds=ROUNDS, device=target.device)
+    sequence = [(f"f{i}", a) for i, a in enumerate(args)]
+    request = worker.Request(vmfb, target.device, "f0", calls=ROUNDS, sequence=sequence)
+    return verdict(worker.run(request, timeout), expected(case, args))
+
+
+def verdict(outcome, want: list[list[np.ndarray]]) -> str:
+    """``run``'s result for the worker's ``outcome`` of every function called in turn, ROUNDS times."""
     if outcome.fault:
-        return "fault: " + outcome.fault
+        return "fault: " + outcome.reason
     if outcome.error:
         return "run error: " + outcome.error
-    for k, got in enumerate(outcome.results):
-        w = want[k % len(calls)]
-        if len(got) != len(w) or not all(g.shape == x.shape and np.array_equal(g, x) for g, x in zip(got, w)):
-            return "wrong"
+    flat = [(f, i, x) for f, w in enumerate(want) for i, x in enumerate(w)]
+    for k, call in enumerate(outcome.calls):
+        got = call["results"]
+        if len(got) != len(flat):
+            return f"wrong: round {k + 1} returned {len(got)} results, want {len(flat)}"
+        for g, (f, i, x) in zip(got, flat):
+            if g.shape != x.shape or not np.array_equal(g, x):
+                return f"wrong: round {k + 1}, @f{f} result {i}: {g.tolist()} want {x.tolist()}"[:300]
     return "ok"
 
 
