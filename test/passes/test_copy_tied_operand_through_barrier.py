@@ -22,10 +22,11 @@ from opt_py.cases import copy_tied_operand_through_barrier as g
 from opt_py.iree import check, e2e, worker
 
 PASS = "copy-tied-operand-through-barrier"
-# Random seeds stock gets wrong: 48 and 99 between them reach every source and every op (both element
-# types, reshapes, returned destinations), 101 faults, 103 stops with PERMISSION_DENIED on the
-# constant's read-only buffer; 104 is a control without barriers stock gets right (by the benchmark).
-STOCK_NOT_OK = (48, 99, 101, 103)
+# Random seeds stock gets wrong, with how (by the benchmark): 48 and 99 between them reach every source
+# and every op (both element types, reshapes, returned destinations); 48 faults (SIGSEGV: the module
+# writes its read-only constants), 99 stops with PERMISSION_DENIED on a constant's read-only buffer (an
+# insert_slice into it). 104 is a control without barriers stock gets right. The 500 are the slow test.
+STOCK_NOT_OK = {48: "fault", 99: "run error"}
 CONTROL = 104
 BENCHMARK = 500  # the figures' cases, seeds 0 to 499 (docs/passes/copy-tied-operand-through-barrier.md)
 IREE_SORT = Path(__file__).resolve().parents[2] / "../shared/peer/iree_e2e/linalg_ext_ops/sort.mlir"
@@ -75,9 +76,11 @@ def test_the_fixes_report_names_the_copy_and_its_writer():
     assert report[2].strip().startswith("'flow.dispatch' at ") and report[2].strip().endswith("check_test.mlir:24:13")
 
 
+@pytest.mark.slow
 def test_stablehlo_optimization_barrier():
     """jax.lax.optimization_barrier: a stablehlo.constant through stablehlo.optimization_barrier
-    into a scatter that adds, the same constant read by another function."""
+    into a scatter that adds, the same constant read by another function (slow: the default run's
+    seed 48 sorts a constant behind stablehlo.optimization_barrier)."""
     case = _case("f32", (3, 4), F((W("scatter", 0, "stablehlo", False, 1, False),), ()), F((), (R(0, "stablehlo"),)))
     assert "stablehlo.optimization_barrier" in g.program(case)
     assert g.run(case, False) != "ok", "stock IREE changed: update the docs"
@@ -109,7 +112,7 @@ def test_the_sample_reaches_every_source_and_op():
 def test_random_stock_wrong_fixes_right(seed):
     case = g.random_case(seed)
     stock = g.run(case, False)
-    assert stock != "ok", f"stock IREE now gives 'ok' on {case.describe()}: update STOCK_NOT_OK and the docs"
+    assert g.outcome_kind(stock) == STOCK_NOT_OK[seed], f"stock IREE now gives '{stock}' on {case.describe()}"
     assert g.run(case, "fixes") == "ok", case.describe()
 
 
