@@ -157,6 +157,16 @@ FIXES: tuple[Fix, ...] = (
         "with the writes: stream reorders the reader's copy, or the ABI returns the written argument",
         phase="flow",
     ),
+    # After copy-shared-tied-operand, for reading: that one copies the shared values whose writes stream
+    # sees, this one those a util.optimization_barrier hides from it. Each copy replaces one tied operand
+    # by a fresh value the other pass leaves alone, so either order gives the same copies.
+    Fix(
+        "copy-tied-operand-through-barrier",
+        "a constant, global or shared value reaching an in-place op through an optimization barrier "
+        "(util.unfoldable_constant, jax.lax.optimization_barrier) is written in place: results change "
+        "from call to call, and a module loaded read-only (mmap) faults",
+        phase="flow",
+    ),
     # On the CPU without the working copy: stock's CPU code makes that copy itself, and an explicit one over a
     # dynamic length is sized by the assumed maximum (a 2^56-byte allocation) where stock's error was clearer.
     Fix(

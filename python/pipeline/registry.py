@@ -30,6 +30,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "fold-collapse-shape-into-generic": "fold_collapse_shape_into_generic:FoldCollapseShapeIntoGeneric",
     "clone-splat-dispatch-per-tied-use": "clone_splat_dispatch_per_tied_use:CloneSplatDispatchPerTiedUse",
     "copy-shared-tied-operand": "copy_shared_tied_operand:CopySharedTiedOperand",
+    "copy-tied-operand-through-barrier": "copy_tied_operand_through_barrier:CopyTiedOperandThroughBarrier",
     "attention-add-zero-mask": "attention_add_zero_mask:AttentionAddZeroMask",
     "torch-decompose-diff": "torch_decompose_diff:TorchDecomposeDiff",
     "torch-and-to-bitwise-and": "torch_and_to_bitwise_and:TorchAndToBitwiseAnd",
