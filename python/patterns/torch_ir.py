@@ -89,6 +89,14 @@ def constant_bool(value) -> bool | None:
     return ir.BoolAttr(attr).value if attr is not None else None
 
 
+def constant_number(value) -> int | float | None:
+    """The number a ``torch.constant.int`` or ``torch.constant.float`` defines (a ``Scalar`` argument), or None."""
+    attr = _constant(value, "torch.constant.float")
+    if attr is not None:
+        return ir.FloatAttr(attr).value
+    return constant_int(value)
+
+
 def constant_str(value) -> str | None:
     """The string a ``torch.constant.str`` defines, or None."""
     attr = _constant(value, "torch.constant.str")
@@ -174,6 +182,17 @@ def float_constant(x: float):
 def bool_constant(b: bool):
     """``torch.constant.bool b``."""
     return create("torch.constant.bool", [ir.Type.parse("!torch.bool")], [], {"value": ir.BoolAttr.get(b)}).result
+
+
+def none_constant():
+    """``torch.constant.none`` (an optional argument left out)."""
+    return create("torch.constant.none", [ir.Type.parse("!torch.none")], []).result
+
+
+def int_list(values):
+    """``torch.prim.ListConstruct`` of ``!torch.int`` values (ints become ``torch.constant.int``)."""
+    items = [int_constant(v) if isinstance(v, int) else v for v in values]
+    return create("torch.prim.ListConstruct", [ir.Type.parse("!torch.list<int>")], items).result
 
 
 def convert(value, t: VTensor, dtype: str):
