@@ -2,9 +2,12 @@
 
 Per model of test/library_models, side by side in one run, llvm-cpu:
 
-* compile time: the native ``iree-compile`` against ``opt-py compile --fixes``
-  (through the warm server, as a user's second run), interleaved, ``--reps``
-  rounds after a warm-up. Stock cannot compile the decoders as exported (its
+* compile time: the native ``iree-compile`` against ``opt-py compile --fixes``,
+  interleaved, ``--reps`` rounds after a warm-up, as process CPU time (user +
+  system, every thread; ``--wall``: wall time through the warm server, which
+  only a quiet machine measures fairly). CPU time is taken with opt-py run
+  cold (``OPT_PY_NO_SERVER=1``: the interpreter and its imports counted, so
+  it over-states what a warm run costs). Stock cannot compile the decoders as exported (its
   torch input conversion stops at ``torch.aten.diff``), so iree-compile
   compiles the export after the frontend fixes alone (``--fixes`` at
   ``start``, applied ahead by ``opt-py --pipeline``): IREE's own time for the
@@ -41,6 +44,7 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--calls", type=int, default=20)
     ap.add_argument("--models", default="", help="comma-separated models (default: all)")
+    ap.add_argument("--wall", action="store_true", help="wall time through the warm server, not cold CPU time")
     args = ap.parse_args()
     models = sorted(p.parent.name for p in CORPUS.glob("*/manifest.json"))
     if args.models:
@@ -54,7 +58,7 @@ def main() -> int:
     totals = {"iree": 0.0, "stops": 0.0, "fixes": 0.0}
     with tempfile.TemporaryDirectory() as tmp:
         for name in models:
-            c = compile_times(name, Path(tmp), args.reps)
+            c = compile_times(name, Path(tmp), args.reps, args.wall)
             if c["iree"] is not None:  # the totals over the models stock compiles
                 for k in totals:
                     totals[k] += c[k]
@@ -67,7 +71,7 @@ def main() -> int:
     return 0
 
 
-def compile_times(name: str, tmp: Path, reps: int) -> dict:
+def compile_times(name: str, tmp: Path, reps: int, use_wall: bool) -> dict:
     """Median seconds of each compile; leaves stock.vmfb and fixes.vmfb in ``tmp``."""
     from iree.compiler.tools.binaries import find_tool
     from opt_py.iree import fixes
@@ -80,6 +84,9 @@ def compile_times(name: str, tmp: Path, reps: int) -> dict:
     phases = [spec.split(":", 1)[0] for spec in fixes.specs("all", FLAGS)[0]]
     stops = [a for p in phases for a in ("--inject", f"{p}:builtin.module()")]
     warm = {k: v for k, v in os.environ.items() if k != "OPT_PY_NO_SERVER"}
+    if not use_wall:
+        warm["OPT_PY_NO_SERVER"] = "1"
+    measure = wall if use_wall else cpu_seconds
     variants = {
         "iree": [find_tool("iree-compile"), str(front), "-o", str(tmp / "stock.vmfb"), *FLAGS],
         "stops": [opt_py, "compile", str(front), "-o", str(tmp / "stops.vmfb"), *stops, *FLAGS],
@@ -93,7 +100,7 @@ def compile_times(name: str, tmp: Path, reps: int) -> dict:
             if times[k] is None:
                 continue
             if rep:
-                times[k].append(wall(cmd, warm))
+                times[k].append(measure(cmd, warm))
             elif k != "fixes" and not compiles(cmd, warm):  # the warm-up round
                 times[k] = None  # stock fails even after the front door: no baseline (the report says which)
             elif k == "fixes":
@@ -101,6 +108,19 @@ def compile_times(name: str, tmp: Path, reps: int) -> dict:
     if times["iree"] and (tmp / "stops.vmfb").read_bytes() != (tmp / "stock.vmfb").read_bytes():
         raise SystemExit(f"{name}: opt-py compile with empty stops is not byte-identical to iree-compile")
     return {k: statistics.median(v) if v else None for k, v in times.items()}
+
+
+def cpu_seconds(cmd, env) -> float:
+    """User + system CPU seconds of ``cmd`` and its threads; a failure ends the benchmark."""
+    import resource
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"failed ({proc.returncode}): {' '.join(map(str, cmd))}\n{proc.stderr.decode()[-2000:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def compiles(cmd, env) -> bool:
