@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import PipelineError
+from .errors import PassOptionError, PipelineError
 
 OPEN = "{[(<"
 CLOSE = "}])>"
@@ -91,6 +91,10 @@ class PassRef:
 
     def text(self) -> str:
         return f"{self.name}{{{self.options}}}" if self.options else self.name
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """The options as key/value text pairs (what a Python pass is built from)."""
+        return split_option_text(self.options)
 
 
 @dataclass
@@ -185,3 +189,30 @@ class _PipelineParser:
         self.pos += 1
         self.depth -= 1
         return children
+
+
+def split_option_text(text: str) -> list[tuple[str, str]]:
+    """Split ``a=1 b="x y" c={1,2}`` into key/value pairs, MLIR-style."""
+    tokens, balanced = split_top_level(text, str.isspace)
+    if not balanced:
+        raise PassOptionError(f"unbalanced quotes or braces in options '{text}'")
+    pairs = []
+    for token in tokens:
+        if not token:
+            continue
+        key, eq, value = token.partition("=")
+        if not eq:
+            value = "true"  # a bare flag, as MLIR allows for bool options
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        elif len(value) >= 2 and value[0] == "{" and value[-1] == "}":
+            value = value[1:-1]
+        pairs.append((key.strip(), value))
+    return pairs
+
+
+def split_list_value(raw: str) -> list[str]:
+    """Split a list option on commas outside quotes and braces, unquoting items."""
+    items, _ = split_top_level(raw, lambda c: c == ",", keep_quotes=False)
+    return [i for i in items if i]

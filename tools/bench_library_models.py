@@ -55,8 +55,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name in models:
             c = compile_times(name, Path(tmp), args.reps)
-            for k in totals:
-                totals[k] += c[k]
+            if c["iree"] is not None:  # the totals over the models stock compiles
+                for k in totals:
+                    totals[k] += c[k]
             r = run_times(name, Path(tmp), args.calls)
             print(row(name, c, r), flush=True)
     t = totals
@@ -84,15 +85,29 @@ def compile_times(name: str, tmp: Path, reps: int) -> dict:
         "stops": [opt_py, "compile", str(front), "-o", str(tmp / "stops.vmfb"), *stops, *FLAGS],
         "fixes": [opt_py, "compile", str(src), "--fixes", "-o", str(tmp / "fixes.vmfb"), *FLAGS],
     }
+    for stale in ("stock.vmfb", "stops.vmfb", "fixes.vmfb"):  # the previous model's
+        (tmp / stale).unlink(missing_ok=True)
     times = {k: [] for k in variants}
     for rep in range(reps + 1):
         for k, cmd in variants.items():
-            dt = wall(cmd, warm)
+            if times[k] is None:
+                continue
             if rep:
-                times[k].append(dt)
-    if (tmp / "stops.vmfb").read_bytes() != (tmp / "stock.vmfb").read_bytes():
+                times[k].append(wall(cmd, warm))
+            elif k != "fixes" and not compiles(cmd, warm):  # the warm-up round
+                times[k] = None  # stock fails even after the front door: no baseline (the report says which)
+            elif k == "fixes":
+                wall(cmd, warm)
+    if times["iree"] and (tmp / "stops.vmfb").read_bytes() != (tmp / "stock.vmfb").read_bytes():
         raise SystemExit(f"{name}: opt-py compile with empty stops is not byte-identical to iree-compile")
-    return {k: statistics.median(v) for k, v in times.items()}
+    return {k: statistics.median(v) if v else None for k, v in times.items()}
+
+
+def compiles(cmd, env) -> bool:
+    """Whether a stock compile succeeds (a failure is a result here, not the benchmark's end)."""
+    import subprocess
+
+    return subprocess.run(cmd, env=env, capture_output=True, check=False).returncode == 0
 
 
 def run_times(name: str, tmp: Path, calls: int) -> dict:
@@ -102,7 +117,10 @@ def run_times(name: str, tmp: Path, calls: int) -> dict:
 
     manifest = json.loads((d / "manifest.json").read_text())
     inputs = [np.load(d / f"input{i}.npy") for i in range(len(manifest["inputs"]))]
-    out = {k: _call_time(tmp / f"{k}.vmfb", manifest["function"], inputs, calls) for k in ("stock", "fixes")}
+    out = {
+        k: _call_time(tmp / f"{k}.vmfb", manifest["function"], inputs, calls) if (tmp / f"{k}.vmfb").exists() else None
+        for k in ("stock", "fixes")
+    }
     out["torch"] = _torch_time(name, inputs, calls)
     return out
 
@@ -145,12 +163,19 @@ def _median_call(call, calls: int) -> float:
 
 
 def row(name: str, c: dict, r: dict) -> str:
-    torch_ms = f"{r['torch'] * 1e3:.2f} ms" if r["torch"] is not None else "n/a"
-    vs_torch = f"{r['fixes'] / r['torch']:.2f}x" if r["torch"] is not None else "n/a"
+    def s(x):
+        return "fails" if x is None else f"{x:.2f} s"
+
+    def ms(x):
+        return "n/a" if x is None else f"{x * 1e3:.2f} ms"
+
+    def ratio(a, b, digits=2):
+        return "n/a" if a is None or b is None else f"{a / b:.{digits}f}x"
+
     return (
-        f"| {name} | {c['iree']:.2f} s | {c['stops']:.2f} s | {c['fixes']:.2f} s | {c['fixes'] / c['iree']:.3f}x "
-        f"| {r['stock'] * 1e3:.2f} ms | {r['fixes'] * 1e3:.2f} ms | {r['fixes'] / r['stock']:.2f}x "
-        f"| {torch_ms} | {vs_torch} |"
+        f"| {name} | {s(c['iree'])} | {s(c['stops'])} | {s(c['fixes'])} | {ratio(c['fixes'], c['iree'], 3)} "
+        f"| {ms(r['stock'])} | {ms(r['fixes'])} | {ratio(r['fixes'], r['stock'])} "
+        f"| {ms(r['torch'])} | {ratio(r['fixes'], r['torch'])} |"
     )
 
 

@@ -121,6 +121,8 @@ def transformers_model(cls_name: str, config_name: str, attention: str, experts:
         cfg._experts_implementation = experts
         options["experts_implementation"] = experts
     model = getattr(transformers, cls_name)(cfg).eval()
+    if experts is None and getattr(model.config, "_experts_implementation", None):
+        options["experts_implementation"] = f"{model.config._experts_implementation} (transformers' default)"
     return model, Source("transformers", cls_name, cfg.to_diff_dict(), options)
 
 
@@ -224,12 +226,12 @@ spec(
 # --------------------------------------------------------------------------
 
 
-def moe_decoder(name, cls_name, config_name, attention, summary, **config):
+def moe_decoder(name, cls_name, config_name, attention, summary, experts="batched_mm", **config):
     spec(
         name=name,
         family="moe_decoder",
         summary=summary,
-        build=transformers_build(CausalLM, cls_name, config_name, attention, "batched_mm", **{**TINY, **config}),
+        build=transformers_build(CausalLM, cls_name, config_name, attention, experts, **{**TINY, **config}),
         example=lambda g: (ids(g, 1, 16),),
         run=lambda g, m: (ids(g, 1, 23),),
         dynamic={"ids": {1: SEQ}},
@@ -237,35 +239,15 @@ def moe_decoder(name, cls_name, config_name, attention, summary, **config):
     )
 
 
-moe_decoder(
-    "mixtral_sdpa_dyn",
-    "MixtralForCausalLM",
-    "MixtralConfig",
-    "sdpa",
-    "Mixtral, softmax top-2 of 4 experts per token, SDPA, dynamic sequence",
-    intermediate_size=64,
-    num_local_experts=4,
-    num_experts_per_tok=2,
-)
-moe_decoder(
-    "qwen2_moe_sdpa_dyn",
-    "Qwen2MoeForCausalLM",
-    "Qwen2MoeConfig",
-    "sdpa",
-    "Qwen2-MoE, top-2 of 4 experts plus a gated shared expert, SDPA, dynamic sequence",
+MIXTRAL = dict(intermediate_size=64, num_local_experts=4, num_experts_per_tok=2)
+QWEN2_MOE = dict(
     num_experts=4,
     num_experts_per_tok=2,
     moe_intermediate_size=32,
     shared_expert_intermediate_size=64,
     decoder_sparse_step=1,
 )
-moe_decoder(
-    "deepseek_v3_eager_dyn",
-    "DeepseekV3ForCausalLM",
-    "DeepseekV3Config",
-    "eager",
-    "DeepSeek-V3, multi-head latent attention, sigmoid grouped top-k routing (top-2 of 8 experts in the "
-    "best of 2 groups) plus a shared expert after a dense layer, eager, dynamic sequence",
+DEEPSEEK_V3 = dict(
     num_key_value_heads=4,
     n_routed_experts=8,
     num_experts_per_tok=2,
@@ -279,6 +261,63 @@ moe_decoder(
     qk_rope_head_dim=8,
     qk_nope_head_dim=8,
     v_head_dim=16,
+)
+
+moe_decoder(
+    "mixtral_sdpa_dyn",
+    "MixtralForCausalLM",
+    "MixtralConfig",
+    "sdpa",
+    "Mixtral, softmax top-2 of 4 experts per token, SDPA, dynamic sequence",
+    **MIXTRAL,
+)
+moe_decoder(
+    "qwen2_moe_sdpa_dyn",
+    "Qwen2MoeForCausalLM",
+    "Qwen2MoeConfig",
+    "sdpa",
+    "Qwen2-MoE, top-2 of 4 experts plus a gated shared expert, SDPA, dynamic sequence",
+    **QWEN2_MOE,
+)
+moe_decoder(
+    "deepseek_v3_eager_dyn",
+    "DeepseekV3ForCausalLM",
+    "DeepseekV3Config",
+    "eager",
+    "DeepSeek-V3, multi-head latent attention, sigmoid grouped top-k routing (top-2 of 8 experts in the "
+    "best of 2 groups) plus a shared expert after a dense layer, eager, dynamic sequence",
+    **DEEPSEEK_V3,
+)
+
+# The same three as transformers builds them by default: its experts implementation not chosen, so the
+# experts count tokens with torch.histc and multiply through transformers::grouped_mm_fallback.
+moe_decoder(
+    "mixtral_default_dyn",
+    "MixtralForCausalLM",
+    "MixtralConfig",
+    "sdpa",
+    "Mixtral as the previous, with transformers' default experts (histc counts, grouped matmuls)",
+    experts=None,
+    **MIXTRAL,
+)
+moe_decoder(
+    "qwen2_moe_default_dyn",
+    "Qwen2MoeForCausalLM",
+    "Qwen2MoeConfig",
+    "sdpa",
+    "Qwen2-MoE as the previous, with transformers' default experts (histc counts, grouped matmuls)",
+    experts=None,
+    **QWEN2_MOE,
+)
+moe_decoder(
+    "deepseek_v3_default_dyn",
+    "DeepseekV3ForCausalLM",
+    "DeepseekV3Config",
+    "sdpa",
+    "DeepSeek-V3 as the previous, with transformers' defaults: SDPA attention, default experts (histc "
+    "counts, grouped matmuls)",
+    experts=None,
+    **DEEPSEEK_V3,
 )
 
 

@@ -15,7 +15,7 @@ defaults, spelled on the command line with ``-`` for ``_``::
             return [fold_thing_into_other.bind(limit=self.limit)]
 
 An option typed by an ``Enum`` is a choice, checked when the pipeline is
-parsed (options.py). A ``PatternPass`` lists patterns; the engine runs them
+parsed (``parse_option_value`` below). A ``PatternPass`` lists patterns; the engine runs them
 with MLIR's greedy driver (or the walk driver) configured by options every
 pattern pass has. A plain ``Pass`` implements ``run(op, ctx)`` instead. This
 module imports no MLIR bindings, so declaring passes costs nothing until one
@@ -24,7 +24,9 @@ runs.
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
+import enum
 import functools
 import typing
 from collections.abc import Sequence
@@ -33,8 +35,94 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from ..errors import PassOptionError
-from .options import format_option_value, is_choice, parse_option_value, split_option_text
+from ..syntax import split_list_value, split_option_text
 from .rewriting import Pattern
+
+_TRUE = {"true", "1", "on", "yes"}
+_FALSE = {"false", "0", "off", "no"}
+
+
+def parse_option_value(pass_name: str, key: str, typ, raw: str):
+    def bad(expected):
+        return PassOptionError(f"pass '{pass_name}': option '{key}' expects {expected}, got '{raw}'")
+
+    origin = typing.get_origin(typ)
+    if origin in (list, tuple, collections.abc.Sequence):
+        args = [a for a in typing.get_args(typ) if a is not Ellipsis] or [str]
+        if len(set(args)) != 1:
+            raise bad("a list (options of fixed-length tuple types are not supported)")
+        items = [parse_option_value(pass_name, key, args[0], s) for s in split_list_value(raw)]
+        return tuple(items) if origin is tuple else items
+    if typ is bool:
+        low = raw.lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise bad("a boolean (true/false)")
+    if typ is int:
+        try:
+            value = int(_plain_number(raw), 0)
+        except ValueError:
+            raise bad("an integer") from None
+        if not -(2**63) <= value < 2**63:
+            raise bad("a 64-bit integer")
+        return value
+    if typ is float:
+        try:
+            return float(_plain_number(raw))
+        except ValueError:
+            raise bad("a number") from None
+    if typ is str:
+        return raw
+    if is_choice(typ):
+        try:
+            return typ[raw.replace("-", "_").upper()]
+        except KeyError:
+            raise bad(f"one of {', '.join(choices(typ))}") from None
+    raise bad(f"a value of type {typ}")
+
+
+def is_choice(typ) -> bool:
+    """Whether an option of type ``typ`` is a choice among an Enum's members."""
+    return isinstance(typ, type) and issubclass(typ, enum.Enum)
+
+
+def choice_name(member: enum.Enum) -> str:
+    """How a choice is spelled in option text: ``Form.ARGMAX`` is ``argmax``."""
+    return member.name.lower().replace("_", "-")
+
+
+def choices(typ) -> list[str]:
+    """The spellings of a choice option's values, in declaration order."""
+    return [choice_name(m) for m in typ]
+
+
+def format_option_value(value) -> str:
+    """``value`` as option text spells it (what ``parse_option_value`` reads back)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, enum.Enum):
+        return choice_name(value)
+    if isinstance(value, (list, tuple)):
+        return ",".join(format_option_value(x) for x in value)
+    return str(value)
+
+
+def option_type_name(typ) -> str:
+    """An option's type as ``--list-passes`` shows it: ``int``, ``bool``..., or a choice's values."""
+    if is_choice(typ):
+        return "|".join(choices(typ))
+    return getattr(typ, "__name__", str(typ))
+
+
+def _plain_number(raw: str) -> str:
+    """``raw`` if it is spelled as LLVM's option parser would read a number:
+    ASCII only (Python's ``int`` and ``float`` also take other scripts'
+    digits, ``_`` separators and surrounding blanks)."""
+    if not raw.isascii() or "_" in raw or raw != raw.strip():
+        raise ValueError(raw)
+    return raw
 
 
 def option(default: Any, help: str = "") -> Any:
@@ -110,13 +198,18 @@ class Pass:
     @classmethod
     def from_options(cls, text: str) -> Pass:
         """Build the pass from MLIR pass-option text: ``a=1 b=true c=1,2``."""
+        return cls.from_pairs(split_option_text(text))
+
+    @classmethod
+    def from_pairs(cls, pairs: Sequence[tuple[str, str]]) -> Pass:
+        """Build the pass from option key/value text pairs, each value parsed by its field's type."""
         try:
             declared = cls.options()
         except Exception as e:  # noqa: BLE001 - a plugin's declaration bug, reported with its name
             raise PassOptionError(f"pass '{cls.name}' declares its options wrongly: {type(e).__name__}: {e}") from None
         known = {cli: (field, typ) for cli, field, typ, _, _ in declared}
         values = {}
-        for key, raw in split_option_text(text):
+        for key, raw in pairs:
             if key not in known:
                 expected = ", ".join(sorted(known)) or "none"
                 raise PassOptionError(f"pass '{cls.name}' has no option '{key}' (options: {expected})")

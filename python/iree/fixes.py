@@ -55,6 +55,28 @@ FIXES: tuple[Fix, ...] = (
         "torch.topk(sorted=False) is not lowered (DeepSeek-V3's routing): computed sorted, an order it allows",
         phase="start",
     ),
+    Fix(
+        "torch-decompose-histc",
+        "torch.aten.histc has no lowering (transformers' default MoE experts count tokens per expert): "
+        "comparisons and a sum, binned as torch's CPU kernel",
+        phase="start",
+    ),
+    Fix(
+        "torch-decompose-grouped-mm",
+        "transformers::grouped_mm_fallback and aten._grouped_mm have no lowering (transformers' default MoE "
+        "experts): each row's expert matrix gathered and a batched matmul",
+        phase="start",
+    ),
+    Fix(
+        "torch-concat-as-cat",
+        "torch.concat and torch.concatenate are unknown to torch-mlir (PhiMoE's router): the cat they alias",
+        phase="start",
+    ),
+    Fix(
+        "torch-scatter-wrap-dim",
+        "a scatter with a negative dim crashes torch-mlir's lowering (PhiMoE's router): dim + rank, as torch wraps it",
+        phase="start",
+    ),
     # On the module as parsed, before IREE's torch frontend lowers the reshape (and crashes on it); the
     # frontend passes the empty tensor through. Views made later by decompositions need
     # --inject-input before:convert-torch-to-linalg (docs/passes/torch-zero-size-reshape-to-empty.md).
@@ -67,6 +89,19 @@ FIXES: tuple[Fix, ...] = (
     Fix(
         "torch-roll-shift-mod-size",
         "torch.roll by more than the dim's size: IREE's torch frontend returns the tensor unrotated",
+        phase="start",
+    ),
+    # On the module as parsed: torch-mlir's TorchToLinalg writes gelu(tanh) with its own constant.
+    Fix(
+        "torch-decompose-gelu-tanh",
+        'torch.aten.gelu(approximate="tanh") lowered with 0.7977240 for sqrt(2/pi) (Gemma\'s gelu_pytorch_tanh): '
+        "wrong numbers; written out as PyTorch computes it",
+        phase="start",
+    ),
+    # On the module as parsed: torch-mlir has no op for argsort.stable; aten.argsort's lowering sorts stably.
+    Fix(
+        "torch-argsort-stable-as-argsort",
+        "torch.argsort(stable=True) exports as torch.aten.argsort.stable, which has no lowering: aten.argsort",
         phase="start",
     ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
@@ -120,6 +155,16 @@ FIXES: tuple[Fix, ...] = (
         "copy-shared-tied-operand",
         "a value written in place and also used elsewhere (returned, read) seen "
         "with the writes: stream reorders the reader's copy, or the ABI returns the written argument",
+        phase="flow",
+    ),
+    # After copy-shared-tied-operand, for reading: that one copies the shared values whose writes stream
+    # sees, this one those a util.optimization_barrier hides from it. Each copy replaces one tied operand
+    # by a fresh value the other pass leaves alone, so either order gives the same copies.
+    Fix(
+        "copy-tied-operand-through-barrier",
+        "a constant, global or shared value reaching an in-place op through an optimization barrier "
+        "(util.unfoldable_constant, jax.lax.optimization_barrier) is written in place: results change "
+        "from call to call, and a module loaded read-only (mmap) faults",
         phase="flow",
     ),
     # On the CPU without the working copy: stock's CPU code makes that copy itself, and an explicit one over a

@@ -47,6 +47,9 @@ class Request:
     function: str
     inputs: list = field(default_factory=list)
     calls: int = 2
+    # Several functions in one context: (function, inputs) pairs that each call runs in this order instead
+    # of ``function`` alone, its results those of every pair in turn (functions that share constants).
+    sequence: list = field(default_factory=list)
     writable: bool = False  # copy_buffer (writable memory) instead of mmap (read-only)
     check: bool = False  # provide IREE's `check` module (check_runner.py) and record its expectations
     trace: bool = False  # record the dispatch traces the HAL module's debug sink receives
@@ -318,12 +321,14 @@ def _call(fields: dict) -> dict:
             modules.append(_sibling("check_runner").check_module(rt, device, checks))
         main = _load(rt, instance, req.module, req.writable)
         context = rt.VmContext(instance, modules=[*modules, main])
-        fn = main.lookup_function(req.function)
-        if fn is None:
-            return {"error": f"no function '{req.function}' in the module"}
-        invoke = rt.FunctionInvoker(context, device, fn)
+        invokers = []
+        for name, inputs in req.sequence or [(req.function, req.inputs)]:
+            fn = main.lookup_function(name)
+            if fn is None:
+                return {"error": f"no function '{name}' in the module"}
+            invokers.append((rt.FunctionInvoker(context, device, fn), inputs))
         for _ in range(req.calls):
-            results = _as_list(invoke(*_arguments(req.inputs)))
+            results = [r for invoke, inputs in invokers for r in _as_list(invoke(*_arguments(inputs)))]
             calls.append({"results": [_host_copy(r) for r in results], "checks": checks[:], "events": events[:]})
             checks.clear()
             events.clear()

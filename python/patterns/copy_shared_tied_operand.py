@@ -85,11 +85,17 @@ def shared(value) -> str | None:
         return None
     if leaf_uses(root) > 1:
         return "the value has other uses"
-    if d.name == "hal.tensor.import" and any(
-        operation(u.owner).name not in _METADATA for u in d.operands[0].uses if operation(u.owner) != d
-    ):
+    if d.name == "hal.tensor.import" and buffer_view_read_elsewhere(d):
         return "the value is an imported buffer view that has other uses"
     return None
+
+
+def buffer_view_read_elsewhere(imported) -> bool:
+    """Whether the buffer view a ``hal.tensor.import`` imports has uses other than the import
+    that may read its contents (returned, imported again)."""
+    return any(
+        operation(u.owner).name not in _METADATA for u in imported.operands[0].uses if operation(u.owner) != imported
+    )
 
 
 def copyable(ty) -> str | None:
@@ -144,7 +150,7 @@ def sites(module) -> list[Site]:
     return out
 
 
-def _fresh(base: str, taken: set[str]) -> str:
+def fresh_symbol(base: str, taken: set[str]) -> str:
     k = 0
     while f"{base}_{k}" in taken:
         k += 1
@@ -239,18 +245,23 @@ def copy_before(site: Site, name: str, anchor) -> None:
     user.operands[site.operand] = copy.results[0]
 
 
-def copy_shared_tied_operands(module) -> list:
-    """The rewrite on a module; returns the dispatches whose operand was given a copy (one per operand)."""
+def copy_sites(module, plan: list[Site], base: str) -> list:
+    """Give each site of ``plan`` its copy, by a dispatch of a new executable ``@<base>_N``;
+    returns the dispatches whose operand was given a copy (one per operand)."""
     body = operation(module).regions[0].blocks[0]
     taken = {
         ir.StringAttr(operation(o).attributes["sym_name"]).value
         for o in body.operations
         if "sym_name" in operation(o).attributes
     }
-    plan = sites(module)  # all decisions first, then the edits
     for site in plan:
         anchor = site.user
         while operation(anchor.parent).name != "builtin.module":
             anchor = operation(anchor.parent)
-        copy_before(site, _fresh("__copy_tied_operand", taken), anchor)
+        copy_before(site, fresh_symbol(base, taken), anchor)
     return [site.user for site in plan]
+
+
+def copy_shared_tied_operands(module) -> list:
+    """The rewrite on a module; returns the dispatches whose operand was given a copy (one per operand)."""
+    return copy_sites(module, sites(module), "__copy_tied_operand")  # all decisions first, then the edits

@@ -89,6 +89,20 @@ def constant_bool(value) -> bool | None:
     return ir.BoolAttr(attr).value if attr is not None else None
 
 
+def constant_number(value) -> int | float | None:
+    """The number a ``torch.constant.int`` or ``torch.constant.float`` defines (a ``Scalar`` argument), or None."""
+    attr = _constant(value, "torch.constant.float")
+    if attr is not None:
+        return ir.FloatAttr(attr).value
+    return constant_int(value)
+
+
+def constant_str(value) -> str | None:
+    """The string a ``torch.constant.str`` defines, or None."""
+    attr = _constant(value, "torch.constant.str")
+    return ir.StringAttr(attr).value if attr is not None else None
+
+
 def is_none(value) -> bool:
     """Whether ``value`` is ``torch.constant.none`` (an optional argument left out)."""
     op = defining_op(value)
@@ -159,9 +173,26 @@ def int_constant(n: int):
     return create("torch.constant.int", [ir.Type.parse("!torch.int")], [], {"value": attr}).result
 
 
+def float_constant(x: float):
+    """``torch.constant.float x`` (an f64; an op taking it as a Scalar rounds it to the tensor's dtype)."""
+    attr = ir.FloatAttr.get(ir.F64Type.get(), x)
+    return create("torch.constant.float", [ir.Type.parse("!torch.float")], [], {"value": attr}).result
+
+
 def bool_constant(b: bool):
     """``torch.constant.bool b``."""
     return create("torch.constant.bool", [ir.Type.parse("!torch.bool")], [], {"value": ir.BoolAttr.get(b)}).result
+
+
+def none_constant():
+    """``torch.constant.none`` (an optional argument left out)."""
+    return create("torch.constant.none", [ir.Type.parse("!torch.none")], []).result
+
+
+def int_list(values):
+    """``torch.prim.ListConstruct`` of ``!torch.int`` values (ints become ``torch.constant.int``)."""
+    items = [int_constant(v) if isinstance(v, int) else v for v in values]
+    return create("torch.prim.ListConstruct", [ir.Type.parse("!torch.list<int>")], items).result
 
 
 def convert(value, t: VTensor, dtype: str):

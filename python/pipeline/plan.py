@@ -60,7 +60,7 @@ def resolve(ref: PassRef, text: str) -> Resolved:
         if cls is None:
             raise _unknown_pass(ref, text)
     try:
-        return Resolved(ref, cls.from_options(ref.options))
+        return Resolved(ref, cls.from_pairs(ref.pairs()))
     except PassOptionError as e:
         raise PipelineError(str(e), text, ref.col) from None
 

@@ -30,14 +30,21 @@ BUILTIN_PASSES: dict[str, str] = {
     "fold-collapse-shape-into-generic": "fold_collapse_shape_into_generic:FoldCollapseShapeIntoGeneric",
     "clone-splat-dispatch-per-tied-use": "clone_splat_dispatch_per_tied_use:CloneSplatDispatchPerTiedUse",
     "copy-shared-tied-operand": "copy_shared_tied_operand:CopySharedTiedOperand",
+    "copy-tied-operand-through-barrier": "copy_tied_operand_through_barrier:CopyTiedOperandThroughBarrier",
     "attention-add-zero-mask": "attention_add_zero_mask:AttentionAddZeroMask",
     "torch-decompose-diff": "torch_decompose_diff:TorchDecomposeDiff",
     "torch-and-to-bitwise-and": "torch_and_to_bitwise_and:TorchAndToBitwiseAnd",
     "torch-topk-unsorted-as-sorted": "torch_topk_unsorted_as_sorted:TorchTopkUnsortedAsSorted",
+    "torch-decompose-histc": "torch_decompose_histc:TorchDecomposeHistc",
+    "torch-decompose-grouped-mm": "torch_decompose_grouped_mm:TorchDecomposeGroupedMM",
+    "torch-concat-as-cat": "torch_concat_as_cat:TorchConcatAsCat",
+    "torch-scatter-wrap-dim": "torch_scatter_wrap_dim:TorchScatterWrapDim",
     "argsort-indices-only": "argsort_indices_only:ArgsortIndicesOnly",
     "rotation-map-to-slices": "rotation_map_to_slices:RotationMapToSlices",
     "torch-zero-size-reshape-to-empty": "torch_zero_size_reshape_to_empty:TorchZeroSizeReshapeToEmpty",
     "torch-roll-shift-mod-size": "torch_roll_shift_mod_size:TorchRollShiftModSize",
+    "torch-decompose-gelu-tanh": "torch_decompose_gelu_tanh:TorchDecomposeGeluTanh",
+    "torch-argsort-stable-as-argsort": "torch_argsort_stable_as_argsort:TorchArgsortStableAsArgsort",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"

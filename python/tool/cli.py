@@ -213,7 +213,7 @@ def list_passes() -> int:
 
 def _list_passes(registry) -> int:
     """Each Python pass with its options (a choice shows its values: ``form=auto|rank|...``), then C++'s."""
-    from ..authoring.options import format_option_value, is_choice, option_type_name
+    from ..authoring.declaration import format_option_value, is_choice, option_type_name
 
     out = ["Python passes:"]
     for name, cls in registry.python_passes().items():

@@ -16,6 +16,8 @@ Needs only iree-compiler/runtime and numpy; torch, transformers and diffusers
 are needed only to export.
 """
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -83,16 +85,43 @@ def test_moe_manifests_say_routing_may_tie():
 def test_known_failures_are_pinned():
     """What this corpus documents stays documented: every transformers decoder fails stock at
     the front door (torch.aten.diff), BERT on a 0-d bool literal, on every target; the rest
-    compile and match. With --fixes only Gemma2 is wrong: torch-mlir lowers gelu(tanh) with
-    0.7977240 for sqrt(2/pi) = 0.7978846 (docs/reports/library-models.md)."""
+    compile and match. With --fixes every model matches (Gemma2's gelu(tanh), which torch-mlir
+    lowers with 0.7977240 for sqrt(2/pi), by torch-decompose-gelu-tanh)."""
     decoders = {m.name for m in MODELS if m.manifest["family"] in ("dense_decoder", "moe_decoder")}
     for target in TARGETS:
         fails = {m.name: m.known(target) for m in MODELS if m.known(target)}
         assert set(fails) == decoders | {"bert_sdpa_dyn"}, target
         assert all("'torch.operator'" in fails[n] for n in decoders)
         assert "'torch.vtensor.literal'" in fails["bert_sdpa_dyn"]
-    assert [m.name for m in MODELS if m.known("cpu-fixes")] == ["gemma2_eager_dyn"]
+    assert [m.name for m in MODELS if m.known("cpu-fixes")] == []
     assert all(m.known(key) is None for m in MODELS for key in ("cuda-run", "rocm-run"))
+
+
+DEFAULT_EXPERTS = [m for m in MODELS if m.name.endswith("_default_dyn")]
+
+
+@pytest.mark.parametrize("model", DEFAULT_EXPERTS, ids=[m.name for m in DEFAULT_EXPERTS])
+def test_default_experts_go_through_their_fixes(model):
+    """transformers' default experts (torch.histc counts, grouped_mm_fallback matmuls), which no IREE
+    lowering takes, are each rewritten at start by their fix, as --fixes-report says (the input
+    phase only: the compile itself is the CPU and GPU tests')."""
+    text = model.path.read_text()
+    proc = subprocess.run(
+        [sys.executable, "-m", "opt_py", "compile", str(model.path), "--fixes", "--fixes-report"]
+        + ["--compile-to=input", "-o", os.devnull, *e2e.TARGETS["cpu"].compile_flags],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = {line.split()[0]: line for line in proc.stderr.splitlines() if line.startswith("  torch-")}
+    for fix, pattern, op in (
+        ("torch-decompose-histc", "decompose_histc", "torch.aten.histc"),
+        ("torch-decompose-grouped-mm", "decompose_grouped_mm", "torch.transformers.grouped_mm_fallback"),
+    ):
+        count = text.count(f'torch.operator "{op}"')
+        assert count > 0, f"{model.name} has no {op}: not transformers' default experts"
+        assert f"{count} x {pattern}" in rows[fix], rows.get(fix)
 
 
 @pytest.mark.slow

@@ -101,7 +101,9 @@ def test_router_dispatch_mask_and_combine_weights(tmp_path):
     except e2e.ModuleMisbehaved:
         pass  # the shared splat written in place: seen by the second call as changed numbers
     else:
-        assert np.array_equal(stock[0], comb) and not np.array_equal(stock[1], comb), "stock IREE changed: update the docs"
+        assert np.array_equal(stock[0], comb) and not np.array_equal(stock[1], comb), (
+            "stock IREE changed: update the docs"
+        )
     fixed = e2e.run_runtime(e2e.compile_program(str(path), target, inject=[f"flow:{sc.PASS}"]), target, "main", [t, w])
     np.testing.assert_array_equal(fixed[0], mask)
     np.testing.assert_array_equal(fixed[1], comb)

@@ -12,8 +12,7 @@ from enum import Enum, StrEnum
 
 import pytest
 from opt_py import Pass, PatternPass, option
-from opt_py.authoring.declaration import RegionSimplify
-from opt_py.authoring.options import choices, format_option_value, option_type_name
+from opt_py.authoring.declaration import RegionSimplify, choices, format_option_value, option_type_name
 from opt_py.errors import PassOptionError, PipelineError
 from opt_py.passes.sort_slice_to_topk import SortSliceToTopk
 from opt_py.patterns.sort_slice_to_topk import Form, Rule, Select

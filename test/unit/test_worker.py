@@ -87,6 +87,16 @@ def test_worker_loaded_writable_sees_the_results_change(program):
     assert ran.problem() == "results change between two calls: result 0, element [1]: 21 then 22"
 
 
+def test_worker_runs_a_sequence_of_functions_in_one_context(program):
+    """Several functions called in turn, in one context, each call: the counter's global is the
+    context's, so it counts on across the calls; the results are every function's in turn."""
+    sequence = [("counter", []), ("add", [A, B]), ("counter", [])]
+    ran = worker.run(worker.Request(str(program / "program.vmfb"), "local-task", "counter", sequence=sequence))
+    assert not ran.fault and not ran.error
+    assert [[r.tolist() for r in c["results"]] for c in ran.calls] == [[1, [1, 2, 3, 4], 2], [3, [1, 2, 3, 4], 4]]
+    assert ran.problem() == "results change between two calls: result 0, element []: 1 then 3"
+
+
 def test_worker_timeout_and_missing_function_are_outcomes(program):
     runner = worker.Worker()
     try:
