@@ -16,9 +16,10 @@ module, and no other, reaches past it:
   ``ireeCompilerInvocationSetCompileToPhase`` / ``...SetCompileFromPhase``
   (public C API, not wrapped in Python).
 
-A crash re-run (``tool/crash.py``) also calls the library's
-``ireeCompilerSetupGlobalCL`` (public C API, not wrapped in Python; see
-``reproduce_crashes``).
+The library's ``ireeCompilerSetupGlobalCL`` (public C API, not wrapped in
+Python) sets LLVM's process-wide options, once per process: for a crash
+re-run (``reproduce_crashes``) and for the iree-compile flags a session does
+not take (``set_process_wide``).
 
 Checked on iree-base-compiler ``CHECKED_ON``; test/unit/test_compiler_api.py
 fails on another version and checks that every name in ``PRIVATE_NAMES`` exists.
@@ -96,12 +97,58 @@ def reproduce_crashes(lib, iree_flags: list[str], directory: str) -> None:
             raise RuntimeError("ireeCompilerSetupGlobalCL runs once per process: a second compile cannot be re-run")
         return
     _GLOBAL_CL.append(list(iree_flags))
-    args = [
-        "opt-py",
-        f"--mlir-pass-pipeline-crash-reproducer={os.path.join(directory, REPRODUCER)}",
-        "--mlir-pass-pipeline-local-reproducer",
-        *iree_flags,
-    ]
+    reproducer = f"--mlir-pass-pipeline-crash-reproducer={os.path.join(directory, REPRODUCER)}"
+    _setup_global_cl(lib, [reproducer, "--mlir-pass-pipeline-local-reproducer", *iree_flags])
+
+
+def process_wide_set() -> list[str]:
+    """The flags this process's ``ireeCompilerSetupGlobalCL`` call was given ([] before any)."""
+    return _GLOBAL_CL[0] if _GLOBAL_CL else []
+
+
+def process_wide(flags: list[str]) -> list[str]:
+    """Of ``flags``, those an IREE session rejects that iree-compile's command line knows: LLVM's
+    process-wide options (``--iree-stream-emulate-memset``), which iree-compile sets for the whole
+    process and a session cannot. Asked only after a session rejected a flag (it costs a probe)."""
+    import subprocess
+
+    from iree.compiler import api
+    from iree.compiler.tools.binaries import find_tool
+
+    probe = api.Session()
+    rejected = []
+    for flag in flags:
+        try:
+            probe.set_flags(flag)
+        except ValueError:
+            rejected.append(flag)
+    if not rejected:
+        return []
+    listing = subprocess.run(
+        [find_tool("iree-compile"), "--help-list-hidden"], capture_output=True, text=True, check=False
+    ).stdout
+    known = {line.split()[0].split("=")[0] for line in listing.splitlines() if line.strip().startswith("--")}
+    return [f for f in rejected if f.split("=")[0] in known]
+
+
+def set_process_wide(lib, flags: list[str]) -> None:
+    """Set LLVM's process-wide options ``flags`` as iree-compile does, before this process's first
+    session; a process that already set others refuses (LLVM's options cannot be unset)."""
+    if _GLOBAL_CL:
+        if _GLOBAL_CL[0] != flags:
+            raise RuntimeError(
+                f"process-wide IREE options {' '.join(_GLOBAL_CL[0])} are already set in this process; "
+                "compile in a process of its own"
+            )
+        return
+    _GLOBAL_CL.append(list(flags))
+    _setup_global_cl(lib, flags)
+
+
+def _setup_global_cl(lib, flags: list[str]) -> None:
+    """``ireeCompilerSetupGlobalCL`` without LLVM's signal handlers (they would take SIGINT and SIGTERM
+    from Python)."""
+    args = ["opt-py", *flags]
     argv = (ctypes.c_char_p * len(args))(*(a.encode() for a in args))
     fn = lib.ireeCompilerSetupGlobalCL
     fn.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_char_p, ctypes.c_bool]

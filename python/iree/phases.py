@@ -258,18 +258,13 @@ class Compilation:
     """
 
     def __init__(self, input_path: str, iree_flags: list[str], opt_options, dump_dir: str | None):
-        from iree.compiler import api
 
         from ..run.engine import OptOptions, RunHooks
 
         self.lib = compiler_api.library()  # before the session: API objects keep the handle they are made with
         if progress.diagnosis:  # a crash re-run: IREE writes a reproducer of the pass that crashes
             compiler_api.reproduce_crashes(self.lib, iree_flags, progress.diagnosis)
-        self.session = api.Session()
-        try:
-            self.session.set_flags(*iree_flags)
-        except ValueError as e:
-            raise CompileError(f"iree-compile flags: {str(e).strip()}") from None
+        self.session = _session(self.lib, iree_flags)
         self.ctx = self.session.context
         self.collector = Collector(self.ctx)
         self.inv = self.session.invocation()
@@ -439,3 +434,36 @@ class Compilation:
         os.makedirs(self.dump_dir, exist_ok=True)
         with open(os.path.join(self.dump_dir, name), "w") as f:
             f.write(module.get_asm(assume_verified=True))
+
+
+def _session(lib, iree_flags: list[str]):
+    """An IREE session with ``iree_flags``: those a session does not take but iree-compile knows
+    (LLVM's process-wide options) are set for the process first, as iree-compile sets them. A
+    process-wide option an earlier compile of this process set, and this one does not ask for, would
+    silently apply to it: refused."""
+    from iree.compiler import api
+
+    earlier = compiler_api.process_wide_set()
+    session = api.Session()
+    try:
+        session.set_flags(*iree_flags)
+    except ValueError as e:
+        wide = compiler_api.process_wide(iree_flags)
+        if not wide:
+            raise CompileError(f"iree-compile flags: {str(e).strip()}") from None
+        try:
+            compiler_api.set_process_wide(lib, wide)
+        except RuntimeError as refused:
+            raise CompileError(f"iree-compile flags: {refused}") from None
+        session = api.Session()  # made after the process-wide options: it takes them
+        try:
+            session.set_flags(*[f for f in iree_flags if f not in wide])
+        except ValueError as e2:
+            raise CompileError(f"iree-compile flags: {str(e2).strip()}") from None
+        return session
+    if earlier and not set(earlier) <= set(iree_flags):
+        raise CompileError(
+            f"iree-compile flags: process-wide IREE options {' '.join(earlier)} were set by an earlier compile "
+            "in this process and would apply to this one; compile in a process of its own"
+        )
+    return session

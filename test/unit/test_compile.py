@@ -356,3 +356,51 @@ def test_console_diagnostics_are_parsed_and_other_output_kept():
         "// -----// IR Dump After Foo //----- //",
         Diag("warning", "no location"),
     ]
+
+
+FILL = """
+func.func @f(%n: index) -> tensor<?xf32> {
+  %c = arith.constant 3.0 : f32
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %f : tensor<?xf32>
+}
+"""
+
+
+def test_process_wide_iree_flag_compiles_as_iree_compile(tmp_path):
+    """--iree-stream-emulate-memset is one of LLVM's process-wide options, which an IREE session rejects
+    ('option not found'): set for the process as iree-compile sets it, the module is iree-compile's."""
+    from iree.compiler.tools.binaries import find_tool
+
+    src = tmp_path / "fill.mlir"
+    src.write_text(FILL)
+    flag = "--iree-stream-emulate-memset"
+    outs = {k: tmp_path / f"{k}.vmfb" for k in ("plain", "stock", "cold", "warm")}
+    subprocess.run([find_tool("iree-compile"), src, "-o", outs["plain"], *CPU], check=True, capture_output=True)
+    subprocess.run([find_tool("iree-compile"), src, "-o", outs["stock"], *CPU, flag], check=True, capture_output=True)
+    cold = dict(os.environ, OPT_PY_NO_SERVER="1")
+    subprocess.run([*OPT_PY, "compile", src, "-o", outs["cold"], *CPU, flag], check=True, env=cold)
+    opt_py("compile", src, "-o", outs["warm"], *CPU, flag)
+    stock = outs["stock"].read_bytes()
+    assert stock != outs["plain"].read_bytes(), "the flag no longer changes this module: pick another"
+    assert outs["cold"].read_bytes() == stock and outs["warm"].read_bytes() == stock
+
+
+def test_process_wide_iree_flag_not_inherited_by_a_later_compile(tmp_path):
+    """LLVM's options cannot be unset: in a process that set one, a later compile without it is refused."""
+    src = tmp_path / "fill.mlir"
+    src.write_text(FILL)
+    code = (
+        "import sys\n"
+        "from opt_py.errors import CompileError\n"
+        "from opt_py.iree import e2e\n"
+        "cpu = e2e.TARGETS['cpu']\n"
+        "e2e.compile_program(sys.argv[1], cpu, extra_flags=['--iree-stream-emulate-memset'])\n"
+        "try:\n"
+        "    e2e.compile_program(sys.argv[1], cpu)\n"
+        "except CompileError as e:\n"
+        "    print(e)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, src], capture_output=True, text=True, check=True)
+    assert "process-wide IREE options --iree-stream-emulate-memset were set by an earlier compile" in proc.stdout

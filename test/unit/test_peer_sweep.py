@@ -392,13 +392,8 @@ def test_e2e_cuda_sample_compiles_as_stock(tmp_path):
 
 
 @needs_peer
-@pytest.mark.xfail(
-    strict=True,
-    reason="opt-py compile hands iree-compile's flags to an IREE session only, which rejects process-wide "
-    "(global) options such as --iree-stream-emulate-memset: 'option not found' where iree-compile compiles "
-    "(python/iree/phases.py, Compilation; the e2e cases it stops: docs/reports/peer-suites.md)",
-)
 def test_e2e_global_iree_flags_compile_as_stock():
+    """A cuda-graph suite passes --iree-stream-emulate-memset, one of LLVM's process-wide options."""
     (case,) = _named(ps.e2e_cases("cuda"), ["tosa_ops/abs.mlir@check_cuda_graph"])
     assert ps.run_case(case, "stock")["outcome"] == "pass"
     rec = ps.run_case(case, "fixes")
