@@ -452,7 +452,8 @@ def _session(lib, iree_flags: list[str]):
         if not wide:
             raise CompileError(f"iree-compile flags: {str(e).strip()}") from None
         try:
-            compiler_api.set_process_wide(lib, wide)
+            if not set(wide) <= set(earlier):  # a crash re-run set every flag for the process already
+                compiler_api.set_process_wide(lib, wide)
         except RuntimeError as refused:
             raise CompileError(f"iree-compile flags: {refused}") from None
         session = api.Session()  # made after the process-wide options: it takes them
