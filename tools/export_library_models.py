@@ -21,7 +21,6 @@ Needs the `models` extra (torch, iree-turbine, transformers, diffusers):
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from dataclasses import dataclass, field
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tools/ scripts import each other
+import export_cli
 from export_models import _flatten, _turbine_version, dynamic_dims, shapes, write
 from torch import nn
 from torch.export import Dim
@@ -684,23 +684,9 @@ def export(s: Spec, out_root: str = OUT) -> dict:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("names", nargs="*", help="models to export (default: all)")
-    p.add_argument("-o", "--out", default=OUT, help="output root (default: test/library_models)")
-    p.add_argument("--list", action="store_true", help="list the models and exit")
-    a = p.parse_args(argv)
-    if a.list:
-        for s in SPECS:
-            print(f"{s.name:28} {s.family:14} {s.summary}")
-        return 0
-    known = {s.name: s for s in SPECS}
-    unknown = [n for n in a.names if n not in known]
-    if unknown:
-        p.error(f"unknown models: {', '.join(unknown)}")
-    for s in [known[n] for n in a.names] if a.names else SPECS:
-        m = export(s, a.out)
-        print(f"{s.name}: {len(m['inputs'])} inputs, {len(m['outputs'])} outputs", file=sys.stderr)
-    return 0
+    return export_cli.main(
+        argv, description=__doc__.splitlines()[0], specs=SPECS, export=export, out=OUT, widths=(28, 14)
+    )
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ Needs the `models` extra (torch, iree-turbine):
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -31,6 +30,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 from torch.export import Dim
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tools/ scripts import each other
+import export_cli
 
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test", "models")
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -721,23 +723,9 @@ def _turbine_version() -> str:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("names", nargs="*", help="models to export (default: all)")
-    p.add_argument("-o", "--out", default=OUT, help="output root (default: test/models)")
-    p.add_argument("--list", action="store_true", help="list the models and exit")
-    a = p.parse_args(argv)
-    if a.list:
-        for s in SPECS:
-            print(f"{s.name:32} {s.family:10} {s.summary}")
-        return 0
-    known = {s.name: s for s in SPECS}
-    unknown = [n for n in a.names if n not in known]
-    if unknown:
-        p.error(f"unknown models: {', '.join(unknown)}")
-    for s in [known[n] for n in a.names] if a.names else SPECS:
-        m = export(s, a.out)
-        print(f"{s.name}: {len(m['inputs'])} inputs, {len(m['outputs'])} outputs", file=sys.stderr)
-    return 0
+    return export_cli.main(
+        argv, description=__doc__.splitlines()[0], specs=SPECS, export=export, out=OUT, widths=(32, 10)
+    )
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ torch's promotion of the operands'.
 from __future__ import annotations
 
 from ..authoring import pattern
-from .torch_ir import INTEGERS, convert, create, result_type, vtensor
+from .torch_ir import INTEGERS, convert, create, ranked_refusal, result_type, vtensor
 
 
 @pattern("torch.aten.__and__.Tensor")
@@ -29,8 +29,9 @@ def and_to_bitwise_and(op, rewriter):
     op = op.operation
     a, b = op.operands
     at, bt, rt = vtensor(a.type), vtensor(b.type), vtensor(op.results[0].type)
-    if at is None or bt is None or rt is None:
-        return rewriter.fail("an operand or the result is not a ranked !torch.vtensor")
+    refusal = ranked_refusal("an operand or the result", (at, bt, rt))
+    if refusal is not None:
+        return rewriter.fail(refusal)
     if rt.dtype not in ("i1", *INTEGERS):
         return rewriter.fail(f"a {rt.dtype} result: not bool nor an integer of the promotion table (torch_ir)")
     if result_type([at, bt]) != rt.dtype:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..authoring import pattern
-from .torch_ir import compatible, constant_bool, constant_int, create, vtensor
+from .torch_ir import compatible, constant_bool, constant_int, create, ranked_refusal, vtensor
 
 DTYPES = ("si8", "si16", "si32", "si64", "f16", "bf16", "f32", "f64")  # compared in their own order
 
@@ -41,12 +41,9 @@ def plan_argsort(op) -> str | None:
     if dim is None:
         return "dim is not a torch.constant.int"
     xt, rt = vtensor(x.type), vtensor(op.results[0].type)
-    if xt is None or rt is None:
-        return "the input or the result is not a ranked !torch.vtensor"
-    if xt.rank == 0:
-        return "a 0-d input (torch-mlir's sort needs a dim)"
-    if not -xt.rank <= dim < xt.rank:
-        return f"dim {dim} out of range for rank {xt.rank} (torch raises)"
+    refusal = ranked_refusal("the input or the result", (xt, rt), dim, zero_d="torch-mlir's sort needs a dim")
+    if refusal is not None:
+        return refusal
     if xt.dtype not in DTYPES:
         return f"a {xt.dtype} input: torch-mlir's sort compares only {', '.join(DTYPES)} in their own order"
     if not compatible(xt.with_dtype("si64"), rt):

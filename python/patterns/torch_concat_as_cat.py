@@ -22,7 +22,7 @@ from iree.compiler import ir
 
 from ..authoring import pattern
 from .ir_utils import defining_op
-from .torch_ir import convert, create, promote_all, vtensor
+from .torch_ir import convert, create, promote_all, ranked_refusal, vtensor
 
 ALIASES = ("torch.aten.concat", "torch.aten.concatenate")
 
@@ -41,8 +41,10 @@ def concat_as_cat(op, rewriter):
         return rewriter.fail("the tensors are not a torch.prim.ListConstruct")
     parts = [(v, vtensor(v.type)) for v in listed.operands]
     rt = vtensor(op.results[0].type)
-    if rt is None or not parts or any(t is None for _, t in parts):
-        return rewriter.fail("a part or the result is not a ranked !torch.vtensor")
+    # An empty list has no part to read: refused as an unranked part (torch.cat raises on it).
+    refusal = ranked_refusal("a part or the result", [rt, *(t for _, t in parts)] if parts else [None])
+    if refusal is not None:
+        return rewriter.fail(refusal)
     if promote_all(t.dtype for _, t in parts) != rt.dtype:
         return rewriter.fail(f"the result's dtype {rt.dtype} is not torch's promotion of the parts'")
     with rewriter.ip, op.location:

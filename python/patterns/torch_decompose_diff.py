@@ -38,6 +38,7 @@ from .torch_ir import (
     int_constant,
     is_none,
     promote_all,
+    ranked_refusal,
     static_info_cast,
     vtensor,
 )
@@ -92,12 +93,9 @@ def plan_diff(op) -> DiffPlan | str:
     if n < 0:
         return "n is negative (torch raises)"
     xt, rt = vtensor(x.type), vtensor(op.results[0].type)
-    if xt is None or rt is None:
-        return "the input or the result is not a ranked !torch.vtensor"
-    if xt.rank == 0:
-        return "a 0-d input (torch raises)"
-    if not -xt.rank <= dim < xt.rank:
-        return f"dim {dim} out of range for rank {xt.rank} (torch raises)"
+    refusal = ranked_refusal("the input or the result", (xt, rt), dim)
+    if refusal is not None:
+        return refusal
     dim %= xt.rank
     parts = [(v, vtensor(v.type)) for v in (prepend, x, append) if not is_none(v)]
     if any(t is None or t.rank != xt.rank for _, t in parts):

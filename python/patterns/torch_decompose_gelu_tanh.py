@@ -24,7 +24,16 @@ from __future__ import annotations
 import math
 
 from ..authoring import pattern
-from .torch_ir import compatible, constant_str, create, float_constant, int_constant, static_info_cast, vtensor
+from .torch_ir import (
+    compatible,
+    constant_str,
+    create,
+    float_constant,
+    int_constant,
+    ranked_refusal,
+    static_info_cast,
+    vtensor,
+)
 
 K_BETA = math.sqrt(2.0) * (2.0 / math.sqrt(math.pi)) * 0.5  # M_SQRT2 * M_2_SQRTPI * 0.5 in torch's kernel
 K_KAPPA = 0.044715
@@ -41,8 +50,9 @@ def plan_gelu_tanh(op) -> str | None:
     if approximate != "tanh":
         return f'approximate is "{approximate}", not "tanh"'
     xt, rt = vtensor(op.operands[0].type), vtensor(op.results[0].type)
-    if xt is None or rt is None:
-        return "the input or the result is not a ranked !torch.vtensor"
+    refusal = ranked_refusal("the input or the result", (xt, rt))
+    if refusal is not None:
+        return refusal
     if xt.dtype not in DTYPES:
         return f"a {xt.dtype} input: torch computes in x's dtype only for {', '.join(DTYPES)}"
     if not compatible(xt, rt):

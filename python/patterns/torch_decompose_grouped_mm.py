@@ -52,6 +52,7 @@ from .torch_ir import (
     int_list,
     is_none,
     none_constant,
+    ranked_refusal,
     static_info_cast,
     vtensor,
 )
@@ -98,8 +99,9 @@ def plan_grouped_mm(op, name: str) -> GroupedMMPlan | str:
         return "not (input, weight, offs" + (", bias, out_dtype" if accepted.extras else "") + ") -> tensor"
     x, w, offs = op.operands[:3]
     xt, wt, ot, rt = (vtensor(v.type) for v in (x, w, offs, op.results[0]))
-    if None in (xt, wt, ot, rt):
-        return "an operand or the result is not a ranked !torch.vtensor"
+    refusal = ranked_refusal("an operand or the result", (xt, wt, ot, rt))
+    if refusal is not None:
+        return refusal
     if accepted.extras:
         bias, out_dtype = op.operands[3:]
         if not is_none(bias):

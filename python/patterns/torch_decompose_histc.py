@@ -49,6 +49,7 @@ from .torch_ir import (
     int_constant,
     int_list,
     none_constant,
+    ranked_refusal,
     static_info_cast,
     vtensor,
 )
@@ -102,9 +103,7 @@ def plan_histc(op) -> HistcPlan | str:
     if lo > hi:
         return "min > max (torch raises)"
     xt, rt = vtensor(x.type), vtensor(op.results[0].type)
-    if xt is None or rt is None:
-        return "the input or the result is not a ranked !torch.vtensor"
-    refusal = unsupported_dtype(xt.dtype)
+    refusal = ranked_refusal("the input or the result", (xt, rt)) or unsupported_dtype(xt.dtype)
     if refusal is not None:
         return refusal
     if not compatible(VTensor((bins,), xt.dtype), rt):

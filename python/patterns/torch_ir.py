@@ -60,6 +60,23 @@ def vtensor(t) -> VTensor | None:
     return VTensor(sizes, m.group(2))
 
 
+def ranked_refusal(subject: str, types, dim: int | None = None, zero_d: str = "torch raises") -> str | None:
+    """Why a torch pattern leaves its op alone, or None: a type in ``types`` (``vtensor``'s answers)
+    that is not a ranked ``!torch.vtensor``, ``subject`` naming them; then, where the op takes a
+    ``dim`` of the first, that type 0-d (``zero_d`` says why that is refused) or ``dim`` out of its range.
+    The patterns' refusal texts, which the lit tests check, are written here once."""
+    if any(t is None for t in types):
+        return f"{subject} is not a ranked !torch.vtensor"
+    if dim is None:
+        return None
+    rank = types[0].rank
+    if rank == 0:
+        return f"a 0-d input ({zero_d})"
+    if not -rank <= dim < rank:
+        return f"dim {dim} out of range for rank {rank} (torch raises)"
+    return None
+
+
 def compatible(a: VTensor, b: VTensor) -> bool:
     """Same dtype and rank, and no size static in both that differs: one may stand for the other."""
     if a.dtype != b.dtype or a.rank != b.rank:

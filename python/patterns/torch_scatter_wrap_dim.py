@@ -20,7 +20,7 @@ not negative; an unranked or 0-d ``self``; ``dim`` out of range (torch raises).
 from __future__ import annotations
 
 from ..authoring import pattern
-from .torch_ir import constant_int, create, int_constant, vtensor
+from .torch_ir import constant_int, create, int_constant, ranked_refusal, vtensor
 
 _DIM = 1  # scatter*(self, dim, index, ...)
 
@@ -45,8 +45,9 @@ def wrap_scatter_dim(op, rewriter):
     self_type = vtensor(op.operands[0].type)
     if self_type is None or self_type.rank == 0:
         return rewriter.fail("self is not a ranked !torch.vtensor of rank 1 or more")
-    if dim < -self_type.rank:
-        return rewriter.fail(f"dim {dim} out of range for rank {self_type.rank} (torch raises)")
+    refusal = ranked_refusal("self", (self_type,), dim)  # dim is negative: out of range below -rank
+    if refusal is not None:
+        return rewriter.fail(refusal)
     with rewriter.ip, op.location:
         operands = list(op.operands)
         operands[_DIM] = int_constant(dim + self_type.rank)

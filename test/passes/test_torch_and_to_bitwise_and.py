@@ -20,10 +20,10 @@ from opt_py import run_pipeline
 from opt_py.iree import e2e
 from opt_py.iree.phases import compile_with_injections
 from opt_py.patterns.torch_ir import VTensor, result_type
+from torch_e2e import NUMPY, Operand, compile_fixed, random_array, vtensor
 
 PASS = "torch-and-to-bitwise-and"
 CPU = e2e.TARGETS["cpu"]
-NUMPY = {"i1": np.bool_, "ui8": np.uint8, "si8": np.int8, "si16": np.int16, "si32": np.int32, "si64": np.int64}
 # (a dtype, a rank, b dtype, b rank, the dtype of a & b), as torch 2.13 answers.
 RESULT_TYPE = [
     ("i1", 2, "i1", 2, "i1"),
@@ -42,39 +42,6 @@ RESULT_TYPE = [
     ("ui8", 0, "i1", 1, "ui8"),
     ("si16", 2, "ui8", 2, "si16"),
 ]
-
-
-def compile_fixed(text: str, tmp_path) -> bytes:
-    """``text`` as parsed, with the pass, compiled for llvm-cpu (the pass runs on the text first,
-    as ``opt-py compile --inject start:PASS`` will run it on the module as parsed)."""
-    path = tmp_path / "fixed.mlir"
-    path.write_text(run_pipeline(text, PASS))
-    return e2e.compile_program(str(path), CPU)
-
-
-def vtensor(sizes, dtype) -> str:
-    return f"!torch.vtensor<[{','.join('?' if s is None else str(s) for s in sizes)}],{dtype}>"
-
-
-def random_array(rng, shape, dtype):
-    """Bools, or integers over the dtype's whole range."""
-    if dtype == "i1":
-        return rng.integers(0, 2, shape).astype(np.bool_)
-    info = np.iinfo(NUMPY[dtype])
-    return rng.integers(info.min, info.max, shape, endpoint=True, dtype=np.int64).astype(NUMPY[dtype])
-
-
-@dataclass
-class Operand:
-    """Static sizes (None for '?'), dtype and runtime array."""
-
-    sizes: list
-    dtype: str
-    array: np.ndarray
-
-    @property
-    def type(self) -> str:
-        return vtensor(self.sizes, self.dtype)
 
 
 @dataclass
@@ -142,7 +109,7 @@ def program(chosen) -> str:
 
 @pytest.fixture(scope="module")
 def vmfb(tmp_path_factory):
-    return compile_fixed(program(CASES), tmp_path_factory.mktemp("and"))
+    return compile_fixed(program(CASES), tmp_path_factory.mktemp("and"), PASS)
 
 
 @pytest.mark.parametrize("row", RESULT_TYPE, ids=lambda r: f"{r[0]}{r[1]}d-{r[2]}{r[3]}d")

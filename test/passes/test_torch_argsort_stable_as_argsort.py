@@ -17,29 +17,17 @@ All cases are functions of one module compiled once.
 
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 import pytest
 from opt_py import run_pipeline
 from opt_py.iree import e2e
 from opt_py.iree import fixes as fix_table
 from opt_py.iree.phases import compile_with_injections
+from torch_e2e import NUMPY, vtensor
 
 PASS = "torch-argsort-stable-as-argsort"
 CPU = e2e.TARGETS["cpu"]
-NUMPY = {
-    "f32": np.float32,
-    "f16": np.float16,
-    "bf16": ml_dtypes.bfloat16,
-    "si8": np.int8,
-    "si16": np.int16,
-    "si32": np.int32,
-    "si64": np.int64,
-}
-
-
-def vtensor(sizes, dtype) -> str:
-    return f"!torch.vtensor<[{','.join('?' if s is None else str(s) for s in sizes)}],{dtype}>"
+DTYPES = ["f32", "f16", "bf16", "si8", "si16", "si32", "si64"]
 
 
 @dataclass
@@ -94,7 +82,7 @@ def random_case(rng, index: int) -> Case:
     if index == 0:
         shape, dim = [3, 40], -1
     sizes = [s if rng.random() < 0.5 else None for s in shape]
-    dtype = list(NUMPY)[index % len(NUMPY)]
+    dtype = DTYPES[index % len(DTYPES)]
     stable = bool(rng.random() < 0.75)
     return Case(f"case{index}", sizes, dtype, dim, bool(rng.random() < 0.5), stable, random_keys(rng, shape, dtype))
 

@@ -14,42 +14,18 @@ All cases are functions of one module compiled once.
 
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 import pytest
 from opt_py import run_pipeline
 from opt_py.iree import e2e
 from opt_py.iree.phases import compile_with_injections
 from opt_py.patterns.torch_ir import promote
+from torch_e2e import NUMPY, random_array, vtensor
 
 PASS = "torch-concat-as-cat"
 CPU = e2e.TARGETS["cpu"]
-NUMPY = {
-    "i1": np.bool_,
-    "ui8": np.uint8,
-    "si8": np.int8,
-    "si16": np.int16,
-    "si32": np.int32,
-    "si64": np.int64,
-    "f16": np.float16,
-    "bf16": ml_dtypes.bfloat16,
-    "f32": np.float32,
-}
 SAME = ["f32", "si64", "i1", "f16", "bf16"]
 MIXED = [("ui8", "si8"), ("si32", "si64"), ("i1", "si32"), ("f16", "bf16"), ("si64", "f32"), ("f16", "f32")]
-
-
-def vtensor(sizes, dtype) -> str:
-    return f"!torch.vtensor<[{','.join('?' if s is None else str(s) for s in sizes)}],{dtype}>"
-
-
-def random_array(rng, shape, dtype):
-    if dtype == "i1":
-        return rng.integers(0, 2, shape).astype(np.bool_)
-    if dtype in ("f16", "bf16", "f32"):
-        return rng.standard_normal(shape).astype(np.float32).astype(NUMPY[dtype])
-    info = np.iinfo(NUMPY[dtype])
-    return rng.integers(info.min, info.max, shape, endpoint=True, dtype=np.int64).astype(NUMPY[dtype])
 
 
 @dataclass

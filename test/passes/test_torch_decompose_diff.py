@@ -21,27 +21,16 @@ would cost minutes).
 
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 import pytest
 from opt_py import run_pipeline
 from opt_py.iree import e2e
 from opt_py.iree.phases import compile_with_injections
 from opt_py.patterns.torch_ir import promote
+from torch_e2e import NUMPY, Operand, compile_fixed, random_array, vtensor
 
 PASS = "torch-decompose-diff"
 CPU = e2e.TARGETS["cpu"]
-NUMPY = {
-    "i1": np.bool_,
-    "ui8": np.uint8,
-    "si8": np.int8,
-    "si16": np.int16,
-    "si32": np.int32,
-    "si64": np.int64,
-    "f16": np.float16,
-    "bf16": ml_dtypes.bfloat16,
-    "f32": np.float32,
-}
 SAME = ["i1", "si32", "si64", "f32", "f16", "bf16"]
 # (input dtype, prepend/append dtype, torch.promote_types of them), as torch 2.13 answers.
 PROMOTED = [
@@ -57,42 +46,6 @@ PROMOTED = [
 ]
 
 
-def compile_fixed(text: str, tmp_path) -> bytes:
-    """``text`` as parsed, with the pass, compiled for llvm-cpu (the pass runs on the text first,
-    as ``opt-py compile --inject start:PASS`` will run it on the module as parsed)."""
-    path = tmp_path / "fixed.mlir"
-    path.write_text(run_pipeline(text, PASS))
-    return e2e.compile_program(str(path), CPU)
-
-
-def vtensor(sizes, dtype) -> str:
-    return f"!torch.vtensor<[{','.join('?' if s is None else str(s) for s in sizes)}],{dtype}>"
-
-
-def random_array(rng, shape, dtype):
-    """Values over the dtype's whole range for integers (wrap-around matters), normal for floats."""
-    np_type = NUMPY[dtype]
-    if dtype == "i1":
-        return rng.integers(0, 2, shape).astype(np.bool_)
-    if dtype in ("f16", "bf16", "f32"):
-        return rng.standard_normal(shape).astype(np.float32).astype(np_type)
-    info = np.iinfo(np_type)
-    return rng.integers(info.min, info.max, shape, endpoint=True, dtype=np.int64).astype(np_type)
-
-
-@dataclass
-class Part:
-    """An operand of diff: its static sizes (None for '?'), dtype and runtime array."""
-
-    sizes: list
-    dtype: str
-    array: np.ndarray
-
-    @property
-    def type(self) -> str:
-        return vtensor(self.sizes, self.dtype)
-
-
 @dataclass
 class Case:
     """``diff(x, n, dim, prepend, append)`` as torch exports it, with the arrays to run it on."""
@@ -100,12 +53,12 @@ class Case:
     name: str
     n: int
     dim: int
-    x: Part
-    prepend: Part | None = None
-    append: Part | None = None
+    x: Operand
+    prepend: Operand | None = None
+    append: Operand | None = None
 
     @property
-    def parts(self) -> list[Part]:
+    def parts(self) -> list[Operand]:
         return [p for p in (self.prepend, self.x, self.append) if p is not None]
 
     def result(self) -> tuple[list, str]:
@@ -177,7 +130,7 @@ def random_case(rng, index: int) -> Case:
         s = list(shape)
         if length is not None:
             s[dim] = length
-        return Part([None if rng.random() < 0.4 else d for d in s], dtype, random_array(rng, s, dtype))
+        return Operand([None if rng.random() < 0.4 else d for d in s], dtype, random_array(rng, s, dtype))
 
     x = part(x_dtype)
     prepend = part(other, int(rng.integers(0, 3))) if rng.random() < 0.5 else None
@@ -189,19 +142,19 @@ def transformers_case() -> Case:
     """transformers' masking_utils: diff(position_ids, prepend=position_ids[:, :1] - 1, dim=-1), dynamic length."""
     ids = np.broadcast_to(np.arange(7, dtype=np.int64), (2, 7)).copy()
     ids[1, 4:] = np.arange(3)  # a packed second sequence: the diff marks where it starts
-    return Case("transformers_mask", 1, -1, Part([2, None], "si64", ids), Part([2, 1], "si64", ids[:, :1] - 1))
+    return Case("transformers_mask", 1, -1, Operand([2, None], "si64", ids), Operand([2, 1], "si64", ids[:, :1] - 1))
 
 
 def long_case(rng) -> Case:
     """A length past the vector width, n = 2, both ends: the vectorized code, not only the remainders."""
-    x = Part([3, None], "f32", random_array(rng, (3, 257), "f32"))
+    x = Operand([3, None], "f32", random_array(rng, (3, 257), "f32"))
     return Case(
         "long",
         2,
         1,
         x,
-        Part([3, 2], "f32", random_array(rng, (3, 2), "f32")),
-        Part([3, None], "f32", random_array(rng, (3, 5), "f32")),
+        Operand([3, 2], "f32", random_array(rng, (3, 2), "f32")),
+        Operand([3, None], "f32", random_array(rng, (3, 5), "f32")),
     )
 
 
@@ -219,7 +172,7 @@ def program(chosen) -> str:
 
 @pytest.fixture(scope="module")
 def vmfb(tmp_path_factory):
-    return compile_fixed(program(CASES), tmp_path_factory.mktemp("diff"))
+    return compile_fixed(program(CASES), tmp_path_factory.mktemp("diff"), PASS)
 
 
 @pytest.mark.parametrize("row", PROMOTED, ids=lambda r: f"{r[0]}-{r[1]}")

@@ -23,12 +23,12 @@ import pytest
 from opt_py import run_pipeline
 from opt_py.iree import e2e
 from opt_py.patterns.torch_decompose_gelu_tanh import K_BETA, K_KAPPA
+from torch_e2e import NUMPY
 
 PASS = "torch-decompose-gelu-tanh"
 CPU = e2e.TARGETS["cpu"]
 F64_FLAGS = ("--iree-input-demote-f64-to-f32=false", "--iree-llvmcpu-link-embedded=false")
 ULPS = 4  # allowed |got - reference| in units of eps(dtype) * |x|
-NUMPY = {"f32": np.float32, "f64": np.float64}
 
 
 def inputs(dtype) -> np.ndarray:

@@ -23,16 +23,15 @@ All cases are functions of one module compiled once.
 
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 import pytest
 from opt_py import run_pipeline
 from opt_py.iree import e2e
 from opt_py.iree.phases import compile_with_injections
+from torch_e2e import NUMPY, vtensor
 
 PASS = "torch-decompose-grouped-mm"
 CPU = e2e.TARGETS["cpu"]
-NUMPY = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
 ULP = {"f32": 2.0**-23, "f16": 2.0**-10, "bf16": 2.0**-7}
 FALLBACK, ATEN = "torch.transformers.grouped_mm_fallback", "torch.aten._grouped_mm"
 
@@ -58,10 +57,6 @@ def written_rows(rows: int, offs: np.ndarray) -> np.ndarray:
         written[start:end] = True
         start = end
     return written
-
-
-def vtensor(sizes, dtype) -> str:
-    return f"!torch.vtensor<[{','.join('?' if s is None else str(s) for s in sizes)}],{dtype}>"
 
 
 @dataclass

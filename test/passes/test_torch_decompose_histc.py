@@ -27,11 +27,11 @@ import pytest
 from opt_py import run_pipeline
 from opt_py.iree import e2e
 from opt_py.iree.phases import compile_with_injections
+from torch_e2e import vtensor
 
 PASS = "torch-decompose-histc"
 CPU = e2e.TARGETS["cpu"]
 KEEP_F64 = ("--iree-input-demote-f64-to-f32=false",)
-NUMPY = {"f32": np.float32, "f64": np.float64}
 
 
 def histc_reference(x: np.ndarray, bins: int, lo, hi) -> np.ndarray:
@@ -44,10 +44,6 @@ def histc_reference(x: np.ndarray, bins: int, lo, hi) -> np.ndarray:
     ratio = (shifted * scale).astype(x.dtype) / width
     index = np.minimum(np.trunc(ratio.astype(x.dtype)).astype(np.int64), bins - 1)
     return np.array([np.count_nonzero(inside & (index == b)) for b in range(bins)]).astype(x.dtype)
-
-
-def vtensor(sizes, dtype) -> str:
-    return f"!torch.vtensor<[{','.join('?' if s is None else str(s) for s in sizes)}],{dtype}>"
 
 
 def scalar(value) -> tuple[str, str]:

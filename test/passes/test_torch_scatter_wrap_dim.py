@@ -23,15 +23,11 @@ import pytest
 from iree.compiler.tools.binaries import find_tool
 from opt_py import run_pipeline
 from opt_py.iree import e2e
+from torch_e2e import NUMPY, vtensor
 
 PASS = "torch-scatter-wrap-dim"
 CPU = e2e.TARGETS["cpu"]
-NUMPY = {"f32": np.float32, "si32": np.int32, "si64": np.int64}
 REDUCE = {"sum": np.add, "amax": np.maximum, "amin": np.minimum}
-
-
-def vtensor(sizes, dtype) -> str:
-    return f"!torch.vtensor<[{','.join('?' if s is None else str(s) for s in sizes)}],{dtype}>"
 
 
 def float_literal(x: float) -> str:

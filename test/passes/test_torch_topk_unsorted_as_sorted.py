@@ -15,28 +15,16 @@ All cases are functions of one module compiled once.
 import re
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 import pytest
 from opt_py import run_pipeline
 from opt_py.iree import e2e
 from opt_py.iree.phases import compile_with_injections
+from torch_e2e import NUMPY, compile_fixed, vtensor
 
 PASS = "torch-topk-unsorted-as-sorted"
 CPU = e2e.TARGETS["cpu"]
-NUMPY = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "si32": np.int32, "si64": np.int64}
-
-
-def compile_fixed(text: str, tmp_path) -> bytes:
-    """``text`` as parsed, with the pass, compiled for llvm-cpu (the pass runs on the text first,
-    as ``opt-py compile --inject start:PASS`` will run it on the module as parsed)."""
-    path = tmp_path / "fixed.mlir"
-    path.write_text(run_pipeline(text, PASS))
-    return e2e.compile_program(str(path), CPU)
-
-
-def vtensor(sizes, dtype) -> str:
-    return f"!torch.vtensor<[{','.join('?' if s is None else str(s) for s in sizes)}],{dtype}>"
+DTYPES = ["f32", "f16", "bf16", "si32", "si64"]
 
 
 @dataclass
@@ -85,7 +73,7 @@ def random_case(rng, index: int) -> Case:
     rank = int(rng.integers(1, 4))
     shape = [int(rng.integers(1, 7)) for _ in range(rank)]
     dim = int(rng.integers(-rank, rank))
-    dtype = str(rng.choice(list(NUMPY)))
+    dtype = str(rng.choice(DTYPES))
     x = (rng.permutation(int(np.prod(shape))) - 100).reshape(shape).astype(NUMPY[dtype])
     sizes = [None if rng.random() < 0.4 else s for s in shape]
     return Case(f"case{index}", sizes, dtype, int(rng.integers(1, shape[dim] + 1)), dim, bool(rng.random() < 0.7), x)
@@ -111,7 +99,7 @@ def program(chosen) -> str:
 
 @pytest.fixture(scope="module")
 def vmfb(tmp_path_factory):
-    return compile_fixed(program(CASES), tmp_path_factory.mktemp("topk"))
+    return compile_fixed(program(CASES), tmp_path_factory.mktemp("topk"), PASS)
 
 
 def test_stock_fails_on_unsorted_topk(tmp_path):

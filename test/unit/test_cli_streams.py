@@ -4,55 +4,20 @@ iree-opt's exit status, never a traceback or a hang; the same with the warm
 server on and off (closed streams always run cold, by design)."""
 
 import os
-import shutil
 import signal
 import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
+from opt_py_process import OPT_PY, own_server, served_runs
 
-OPT_PY = shutil.which("opt-py") or str(Path(sys.executable).parent / "opt-py")
 SRC = "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n"
 
 
 @pytest.fixture(params=["served", "cold"])
 def env(request, tmp_path):
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
-    env = dict(
-        os.environ,
-        XDG_RUNTIME_DIR=str(runtime),
-        OPT_PY_SERVER_IDLE="60",
-        OPT_PY_SERVER_LOG=str(tmp_path / "server.log"),
-    )
-    env.pop("OPT_PY_NO_SERVER", None)
-    if request.param == "cold":
-        env["OPT_PY_NO_SERVER"] = "1"
-    else:
-        _wait_for_server(env)
-    (tmp_path / "in.mlir").write_text(SRC)
-    yield env
-    for sock in (runtime / "opt-py").glob("*.sock") if (runtime / "opt-py").exists() else []:
-        sock.unlink()  # its server exits when its socket is gone
-
-
-def _served(env) -> int:
-    log = Path(env["OPT_PY_SERVER_LOG"])
-    return log.read_text().count("accepted a run") if log.exists() else 0
-
-
-def _wait_for_server(env, timeout=60):
-    subprocess.run([OPT_PY, "--help"], env=env, capture_output=True, check=False)
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        before = _served(env)
-        subprocess.run([OPT_PY, "--help"], env=env, capture_output=True, check=False)
-        if _served(env) > before:
-            return
-        time.sleep(0.2)
-    raise AssertionError("no server came up")
+    with own_server(tmp_path, request.param) as env:
+        (tmp_path / "in.mlir").write_text(SRC)
+        yield env
 
 
 def _shell(cmd, env, cwd):
@@ -88,7 +53,7 @@ def test_a_reader_gone_early_kills_with_sigpipe(env, tmp_path):
     straight to the pipe returned short without an error."""
     big = "".join(f"func.func @f{i}(%a: i32) -> i32 {{\n  return %a : i32\n}}\n" for i in range(5000))
     (tmp_path / "big.mlir").write_text(big)
-    before = _served(env)
+    before = served_runs(env)
     proc = subprocess.Popen([OPT_PY, "big.mlir"], env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout.read(1) == b"m"
     proc.stdout.close()
@@ -96,7 +61,7 @@ def test_a_reader_gone_early_kills_with_sigpipe(env, tmp_path):
     assert proc.wait(timeout=60) == -signal.SIGPIPE, err
     assert b"Traceback" not in err
     if "OPT_PY_NO_SERVER" not in env:
-        assert _served(env) == before + 1
+        assert served_runs(env) == before + 1
 
 
 @pytest.mark.parametrize("value", ["١٢", "1_2", "１２"])

@@ -15,16 +15,12 @@ after IREE's ONNX-to-torch lowering (the local reproducer IREE writes for it).
 """
 
 import os
-import shutil
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from opt_py_process import own_server, run_opt_py, served_runs, sleeping_run
 
-OPT_PY = shutil.which("opt-py") or str(Path(sys.executable).parent / "opt-py")
 CRASH_PASS = Path(__file__).resolve().parents[1] / "lit" / "Inputs" / "crash_pass.py"
 CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 ONNX_RESHAPE_0 = """module {
@@ -45,66 +41,21 @@ TORCH_VIEW = """func.func @view_of_empty(%arg0: !torch.vtensor<[0,3,4],f32>) -> 
 }
 """
 SRC = "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n"
-SLEEPY = """
-import os, time
-from opt_py import Pass
-
-class Sleepy(Pass):
-    name = "test-sleepy"
-    anchor = "builtin.module"
-    summary = "says it started, then sleeps"
-
-    def run(self, op, ctx):
-        open(os.environ["SLEEPY_MARK"], "w").close()
-        time.sleep(60)
-"""
 
 
 @pytest.fixture(params=["served", "cold"])
 def env(request, tmp_path):
     """The run's environment, its own TMPDIR (progress files, crash directories) and server."""
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    env = dict(
-        os.environ,
-        XDG_RUNTIME_DIR=str(runtime),
-        TMPDIR=str(tmp),
-        OPT_PY_SERVER_IDLE="60",
-        OPT_PY_SERVER_LOG=str(tmp_path / "server.log"),
-    )
-    env.pop("OPT_PY_NO_SERVER", None)
-    if request.param == "cold":
-        env["OPT_PY_NO_SERVER"] = "1"
-    else:
-        _wait_for_server(env)
-    yield env
-    for sock in (runtime / "opt-py").glob("*.sock") if (runtime / "opt-py").exists() else []:
-        sock.unlink()  # its server exits when its socket is gone
-
-
-def _served(env) -> int:
-    log = Path(env["OPT_PY_SERVER_LOG"])
-    return log.read_text().count("accepted a run") if log.exists() else 0
-
-
-def _wait_for_server(env, timeout=60):
-    subprocess.run([OPT_PY, "--help"], env=env, capture_output=True, check=False)
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        before = _served(env)
-        subprocess.run([OPT_PY, "--help"], env=env, capture_output=True, check=False)
-        if _served(env) > before:
-            return
-        time.sleep(0.2)
-    raise AssertionError("no server came up")
+    with own_server(tmp_path, request.param, TMPDIR=str(tmp)) as env:
+        yield env
 
 
 def opt_py(args, env, cwd):
-    before = _served(env)
-    res = subprocess.run([OPT_PY, *args], env=env, cwd=cwd, capture_output=True, timeout=300, check=False)
-    assert _served(env) == before + ("OPT_PY_NO_SERVER" not in env), "served as the fixture says"
+    before = served_runs(env)
+    res = run_opt_py(args, env, cwd=cwd, timeout=300)
+    assert served_runs(env) == before + ("OPT_PY_NO_SERVER" not in env), "served as the fixture says"
     return res
 
 
@@ -203,21 +154,8 @@ def test_a_signal_sent_to_the_run_is_not_a_crash(env, tmp_path):
     served client forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT; a cold one every signal that ends a
     process, SIGABRT included.)"""
     (tmp_path / "in.mlir").write_text(SRC)
-    plugin = tmp_path / "sleepy.py"
-    plugin.write_text(SLEEPY)
-    env = dict(env, SLEEPY_MARK=str(tmp_path / "mark"))
     for sig in (signal.SIGTERM,) if "OPT_PY_NO_SERVER" not in env else (signal.SIGTERM, signal.SIGABRT):
-        (tmp_path / "mark").unlink(missing_ok=True)
-        proc = subprocess.Popen(
-            [OPT_PY, "--load-pass-plugin", str(plugin), "-p", "test-sleepy", "in.mlir"],
-            env=env,
-            cwd=tmp_path,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.time() + 60
-        while not (tmp_path / "mark").exists() and time.time() < deadline:
-            time.sleep(0.05)
+        proc = sleeping_run(env, tmp_path)
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == -sig and b"crashed" not in err and out == b"", err

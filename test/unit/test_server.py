@@ -15,63 +15,16 @@ import time
 from pathlib import Path
 
 import pytest
+from opt_py_process import OPT_PY, SLEEPY_PLUGIN, own_server, run_opt_py, served_runs, sleeping_run, wait_for_server
 
 ROOT = Path(__file__).resolve().parents[2]
-OPT_PY = shutil.which("opt-py") or str(Path(sys.executable).parent / "opt-py")
 SRC = "func.func @f(%a: i32) -> i32 {\n  %c0 = arith.constant 0 : i32\n  %0 = arith.addi %a, %c0 : i32\n  return %0 : i32\n}\n"
-SLEEPY_PLUGIN = """
-import os, time
-from opt_py import Pass
-
-class Sleepy(Pass):
-    name = "test-sleepy"
-    anchor = "builtin.module"
-    summary = "says it started, then sleeps"
-
-    def run(self, op, ctx):
-        open(os.environ["SLEEPY_MARK"], "w").close()
-        time.sleep(60)
-"""
 
 
 @pytest.fixture
 def server_env(tmp_path):
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
-    env = dict(
-        os.environ,
-        XDG_RUNTIME_DIR=str(runtime),
-        OPT_PY_SERVER_IDLE="60",
-        OPT_PY_SERVER_LOG=str(tmp_path / "server.log"),
-    )
-    env.pop("OPT_PY_NO_SERVER", None)
-    yield env
-    for sock in (runtime / "opt-py").glob("*.sock") if (runtime / "opt-py").exists() else []:
-        sock.unlink()  # its server exits when its socket is gone
-
-
-def opt_py(args, env, **kw):
-    return subprocess.run([OPT_PY, *args], env=env, capture_output=True, check=False, **kw)
-
-
-def served_runs(env) -> int:
-    log = Path(env["OPT_PY_SERVER_LOG"])
-    return log.read_text().count("accepted a run") if log.exists() else 0
-
-
-def wait_for_server(env, timeout=60) -> Path:
-    """Start a server (a first run) and wait until it serves."""
-    opt_py(["--help"], env)
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        socks = list((Path(env["XDG_RUNTIME_DIR"]) / "opt-py").glob("*.sock"))
-        if socks:
-            before = served_runs(env)
-            opt_py(["--help"], env)
-            if served_runs(env) > before:
-                return socks[0]
-        time.sleep(0.2)
-    raise AssertionError("no server came up")
+    with own_server(tmp_path) as env:
+        yield env
 
 
 def socket_of(env) -> Path:
@@ -114,10 +67,10 @@ def test_served_runs_match_cold_runs(server_env, tmp_path):
     cold_env = dict(server_env, OPT_PY_NO_SERVER="1")
     for args, stdin in cases:
         before = served_runs(server_env)
-        warm = opt_py(args, server_env, cwd=tmp_path, input=stdin)
+        warm = run_opt_py(args, server_env, cwd=tmp_path, input=stdin)
         assert served_runs(server_env) == before + 1, f"{args} was not served warm"
         warm_out = (tmp_path / "out.mlir").read_bytes() if "-o" in args else None
-        cold = opt_py(args, cold_env, cwd=tmp_path, input=stdin)
+        cold = run_opt_py(args, cold_env, cwd=tmp_path, input=stdin)
         cold_out = (tmp_path / "out.mlir").read_bytes() if "-o" in args else None
         assert (warm.returncode, warm.stdout, warm.stderr, warm_out) == (
             cold.returncode,
@@ -141,7 +94,7 @@ def test_umask_and_environment_are_the_clients(server_env, tmp_path):
     plugin.write_text(SLEEPY_PLUGIN.replace("time.sleep(60)", "pass"))
     env = dict(server_env, SLEEPY_MARK=str(tmp_path / "mark"))
     before = served_runs(env)
-    res = opt_py(["--load-pass-plugin", str(plugin), "-p", "test-sleepy", "in.mlir"], env, cwd=tmp_path)
+    res = run_opt_py(["--load-pass-plugin", str(plugin), "-p", "test-sleepy", "in.mlir"], env, cwd=tmp_path)
     assert res.returncode == 0 and (tmp_path / "mark").exists() and served_runs(env) == before + 1
 
 
@@ -154,18 +107,7 @@ def test_sigint_interrupts_the_run(server_env, tmp_path, served):
     else:
         env["OPT_PY_NO_SERVER"] = "1"
     (tmp_path / "in.mlir").write_text(SRC)
-    plugin = tmp_path / "sleepy.py"
-    plugin.write_text(SLEEPY_PLUGIN)
-    proc = subprocess.Popen(
-        [OPT_PY, "--load-pass-plugin", str(plugin), "-p", "test-sleepy", "in.mlir"],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.time() + 60
-    while not (tmp_path / "mark").exists() and time.time() < deadline:
-        time.sleep(0.05)
+    proc = sleeping_run(env, tmp_path)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and b"opt-py: interrupted" in err and out == b""
@@ -199,7 +141,7 @@ def test_stale_socket_is_replaced(server_env, tmp_path):
     dead.bind(str(path))
     dead.close()  # bound, never listening: connect() is refused
     (tmp_path / "in.mlir").write_text(SRC)
-    res = opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
+    res = run_opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
     assert res.returncode == 0 and b"return %arg0" in res.stdout
     assert wait_for_server(server_env) == path
 
@@ -215,7 +157,7 @@ def test_a_socket_of_another_owner_is_not_used(server_env, tmp_path):
     fake.setblocking(False)
     os.chown(path, 65534, 65534)
     (tmp_path / "in.mlir").write_text(SRC)
-    res = opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
+    res = run_opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
     assert res.returncode == 0 and b"return %arg0" in res.stdout
     with pytest.raises(BlockingIOError):
         fake.accept()  # the client never connected
@@ -255,7 +197,7 @@ sys.stdout.write(repr(data)); sys.stdout.flush()
     )
     assert fake.stdout.readline().strip() == "ready"
     (tmp_path / "in.mlir").write_text(SRC)
-    res = opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
+    res = run_opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
     assert res.returncode == 0 and b"return %arg0" in res.stdout
     try:
         out, _ = fake.communicate(timeout=30)
@@ -330,7 +272,7 @@ def test_off_switch(server_env, tmp_path):
     env = dict(server_env, OPT_PY_NO_SERVER="1")
     (tmp_path / "in.mlir").write_text(SRC)
     for _ in range(2):
-        assert opt_py(["in.mlir"], env, cwd=tmp_path).returncode == 0
+        assert run_opt_py(["in.mlir"], env, cwd=tmp_path).returncode == 0
     assert not Path(env["OPT_PY_SERVER_LOG"]).exists()
     assert not (Path(env["XDG_RUNTIME_DIR"]) / "opt-py").exists()
 
@@ -345,13 +287,13 @@ def test_compile_is_served_and_gives_the_same_module(server_env, tmp_path):
     outs = {}
     for name, env in (("warm", server_env), ("cold", cold_env)):
         before = served_runs(server_env)
-        proc = opt_py(["compile", program, "-o", str(tmp_path / f"{name}.vmfb"), "--fixes", *flags], env)
+        proc = run_opt_py(["compile", program, "-o", str(tmp_path / f"{name}.vmfb"), "--fixes", *flags], env)
         assert proc.returncode == 0, proc.stderr
         assert (served_runs(server_env) > before) == (name == "warm")
         outs[name] = (tmp_path / f"{name}.vmfb").read_bytes()
     assert outs["warm"] == outs["cold"]
     bad = [
-        opt_py(["compile", program, "-o", str(tmp_path / "x.vmfb"), "--inject", "nowhere:cse", *flags], env)
+        run_opt_py(["compile", program, "-o", str(tmp_path / "x.vmfb"), "--inject", "nowhere:cse", *flags], env)
         for env in (server_env, cold_env)
     ]
     assert bad[0].returncode == bad[1].returncode == 1 and bad[0].stderr == bad[1].stderr
@@ -405,7 +347,7 @@ def test_the_spare_worker_is_replaced_and_never_outlives_its_server(server_env, 
     os.kill(spare, signal.SIGKILL)
     (tmp_path / "in.mlir").write_text(SRC)
     before = served_runs(server_env)
-    res = opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
+    res = run_opt_py(["-p", "canonicalize", "in.mlir"], server_env, cwd=tmp_path)
     assert res.returncode == 0 and b"return %arg0" in res.stdout and served_runs(server_env) == before + 1
     spare = _one_spare(server, log)
     os.kill(server, getattr(signal, end))
@@ -467,7 +409,7 @@ def test_the_client_imports_nothing_heavy(server_env, tmp_path):
     wait_for_server(server_env)
     (tmp_path / "in.mlir").write_text(SRC)
     before = served_runs(server_env)
-    res = opt_py(["-p", "canonicalize", "in.mlir"], dict(server_env, PYTHONPROFILEIMPORTTIME="1"), cwd=tmp_path)
+    res = run_opt_py(["-p", "canonicalize", "in.mlir"], dict(server_env, PYTHONPROFILEIMPORTTIME="1"), cwd=tmp_path)
     assert res.returncode == 0 and served_runs(server_env) == before + 1
     allowed = {"opt_py", "opt_py.tool", "opt_py.tool.client", "_socket", *sys.builtin_module_names}
     if "import re\n" in Path(OPT_PY).read_text():  # pip's console-script wrapper: its own import
