@@ -121,7 +121,8 @@ def transformers_model(cls_name: str, config_name: str, attention: str, experts:
         cfg._experts_implementation = experts
         options["experts_implementation"] = experts
     model = getattr(transformers, cls_name)(cfg).eval()
-    if experts is None and getattr(model.config, "_experts_implementation", None):
+    moe = any(getattr(cfg, k, None) for k in ("num_local_experts", "num_experts", "n_routed_experts"))
+    if experts is None and moe and getattr(model.config, "_experts_implementation", None):
         options["experts_implementation"] = f"{model.config._experts_implementation} (transformers' default)"
     return model, Source("transformers", cls_name, cfg.to_diff_dict(), options)
 

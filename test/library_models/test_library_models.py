@@ -21,9 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
-from model_corpus import all_models, check_numbers, expect_compile
+from model_corpus import all_models, assert_same_export, check_numbers, expect_compile
 from opt_py.iree import e2e
 
 ROOT = Path(__file__).resolve().parent
@@ -126,15 +125,12 @@ def test_default_experts_go_through_their_fixes(model):
 
 @pytest.mark.slow
 def test_export_is_reproducible(tmp_path):
-    """Re-exporting two models from their seeds gives the committed files: the program and
-    inputs byte for byte, the manifest but its hand-kept entries, and PyTorch's outputs to
-    the rounding of its float32 kernels (which follows the CPU: tools/export_models.py's
-    committed softmax_mul differs by 1 ulp on an AMD EPYC, so bytes would test the machine)."""
+    """Re-exporting two models from their seeds gives the committed files (``assert_same_export``;
+    the manifests' "known" and "slow" entries are kept by hand)."""
     pytest.importorskip("iree.turbine", reason="exporting needs the `models` extra")
     pytest.importorskip("transformers", reason="exporting needs the `models` extra")
     pytest.importorskip("diffusers", reason="exporting needs the `models` extra")
     import importlib.util
-    import json
 
     tools = ROOT.parent.parent / "tools"
     sys.path.insert(0, str(tools))
@@ -145,17 +141,7 @@ def test_export_is_reproducible(tmp_path):
     assert sorted(s.name for s in mod.SPECS) == sorted(IDS)
     for name in ("mixtral_sdpa_dyn", "llama_decode_static_cache"):
         mod.export(next(s for s in mod.SPECS if s.name == name), str(tmp_path))
-        for f in (ROOT / name).iterdir():
-            got = tmp_path / name / f.name
-            if f.name == "manifest.json":
-                hand_kept = ("known", "slow")
-                want = {k: v for k, v in json.loads(f.read_text()).items() if k not in hand_kept}
-                assert {k: v for k, v in json.loads(got.read_text()).items() if k not in hand_kept} == want
-            elif f.name.startswith("expected"):
-                want = np.load(f)
-                np.testing.assert_allclose(np.load(got), want, rtol=1e-6, atol=1e-6 * np.abs(want).max())
-            else:
-                assert got.read_bytes() == f.read_bytes(), f"{name}/{f.name}"
+        assert_same_export(tmp_path / name, ROOT / name, hand_kept=("known", "slow"))
 
 
 # --------------------------------------------------------------------------

@@ -105,3 +105,20 @@ def check_numbers(model: Model, outs, key: str):
         assert bad, f"{model.name}: IREE is pinned as wrong on {key} but now matches PyTorch: update the manifest"
     else:
         assert not bad, f"{model.name} on {key}:\n" + e2e.format_report(bad, "IREE", "PyTorch")
+
+
+def assert_same_export(got: Path, want: Path, hand_kept=()) -> None:
+    """A re-export ``got`` gives the committed files ``want``: the program and inputs byte for byte,
+    the manifest but its ``hand_kept`` entries, and PyTorch's outputs to the rounding of its float32
+    kernels, which follows the CPU (softmax_mul's committed output differs by 1 ulp on an AMD EPYC:
+    bytes would test the machine)."""
+    for f in want.iterdir():
+        new = got / f.name
+        if f.name == "manifest.json":
+            keep = {k: v for k, v in json.loads(f.read_text()).items() if k not in hand_kept}
+            assert {k: v for k, v in json.loads(new.read_text()).items() if k not in hand_kept} == keep, f.name
+        elif f.name.startswith("expected"):
+            ref = np.load(f)
+            np.testing.assert_allclose(np.load(new), ref, rtol=1e-6, atol=1e-6 * np.abs(ref).max(), err_msg=str(f))
+        else:
+            assert new.read_bytes() == f.read_bytes(), f"{want.name}/{f.name}"
