@@ -171,13 +171,16 @@ def fold_collapse_shape_into_generic(op, rewriter, partial: bool = True):
 @pattern("linalg.generic")
 def fold_expand_shape_into_generic(op, rewriter, partial: bool = True):
     op = op.operation
+    # Asked before the generic is read (which costs more): most generics read no expand_shape.
+    if not any(_is_expand(defining_op(v)) for v in op.operands):
+        return rewriter.fail("no input is a tensor.expand_shape")
     g = read_generic(op)
     if isinstance(g, str):
         return rewriter.fail(g)
     last = "no input is a tensor.expand_shape"
     for k in range(g.n_ins):
         expand = defining_op(g.operands[k])
-        if expand is None or expand.name != "tensor.expand_shape":
+        if not _is_expand(expand):
             continue
         reassoc = _reassociation(expand)
         chosen, _, why = choose_groups(g, k, reassoc, partial)
@@ -211,3 +214,7 @@ def _expand_sizes(expand):
         else:
             out.append(s)
     return out if not dynamic else None
+
+
+def _is_expand(op) -> bool:
+    return op is not None and op.name == "tensor.expand_shape"
