@@ -2,17 +2,23 @@
 
 Per model of test/library_models, side by side in one run, llvm-cpu:
 
-* compile time: the native ``iree-compile`` against ``opt-py compile --fixes``,
-  interleaved, ``--reps`` rounds after a warm-up, as process CPU time (user +
-  system, every thread; ``--wall``: wall time through the warm server, which
-  only a quiet machine measures fairly). CPU time is taken with opt-py run
-  cold (``OPT_PY_NO_SERVER=1``: the interpreter and its imports counted, so
-  it over-states what a warm run costs). Stock cannot compile the decoders as exported (its
-  torch input conversion stops at ``torch.aten.diff``), so iree-compile
-  compiles the export after the frontend fixes alone (``--fixes`` at
-  ``start``, applied ahead by ``opt-py --pipeline``): IREE's own time for the
-  program, against which ``--fixes`` is what the fixes cost. ``stops`` is
-  ``opt-py compile`` stopping where ``--fixes`` stops, with empty pipelines.
+* compile time, ``--reps`` interleaved rounds after a warm-up round, as
+  process CPU time (user + system, every thread; wall times on this shared
+  2-core machine vary by a third from run to run) and wall time:
+  ``iree-compile`` against ``opt-py compile --fixes`` as a user runs it,
+  served by the warm server (a server of the benchmark's own, in a runtime
+  folder of its own: its CPU time is what the worker that ran the compile
+  used, read off the server's reaped children, plus the client's), and cold
+  (``OPT_PY_NO_SERVER=1``: the interpreter and its imports counted). Stock
+  cannot compile the decoders as exported (its torch input conversion stops
+  at ``torch.aten.diff``), so iree-compile compiles the export after the
+  frontend fixes alone (``--fixes`` at ``start``, applied ahead by ``opt-py
+  --pipeline``): IREE's own time for the program, against which ``--fixes``
+  is what the fixes cost: their own time (the Python passes' time, as the
+  served run's ``--fixes-report`` sums it) and IREE's time on the program
+  they rewrote. In the warm-up round ``opt-py compile`` also stops
+  where ``--fixes`` stops, with empty pipelines, and must give iree-compile's
+  module byte for byte.
 * run time: one call, median of ``--calls`` after a warm-up, of that stock
   module and of the ``--fixes`` module (``local-sync``, one thread, as
   PyTorch's ``torch.set_num_threads(1)``), and of the PyTorch module eager
@@ -44,34 +50,46 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--calls", type=int, default=20)
     ap.add_argument("--models", default="", help="comma-separated models (default: all)")
-    ap.add_argument("--wall", action="store_true", help="wall time through the warm server, not cold CPU time")
     args = ap.parse_args()
     models = sorted(p.parent.name for p in CORPUS.glob("*/manifest.json"))
     if args.models:
         models = [m for m in models if m in args.models.split(",")]
     print("command: python tools/bench_library_models.py " + " ".join(sys.argv[1:]))
     print(
-        "\n| model | iree-compile | stops | --fixes | ratio | run stock | run --fixes | ratio "
+        "\n| model | iree-compile CPU | --fixes served CPU | ratio | the fixes' own | --fixes cold CPU | ratio "
+        "| iree-compile wall | --fixes served wall | run stock | run --fixes | ratio "
         "| PyTorch eager | --fixes / PyTorch |"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    totals = {"iree": 0.0, "stops": 0.0, "fixes": 0.0}
+    print("| --- |" + " ---: |" * 13)
+    keys = ("iree", "served", "python", "cold", "iree_wall", "served_wall")
+    totals = dict.fromkeys(keys, 0.0)
     with tempfile.TemporaryDirectory() as tmp:
+        envs = environments(Path(tmp))
         for name in models:
-            c = compile_times(name, Path(tmp), args.reps, args.wall)
+            c = compile_times(name, Path(tmp), args.reps, envs)
             if c["iree"] is not None:  # the totals over the models stock compiles
-                for k in totals:
+                for k in keys:
                     totals[k] += c[k]
             r = run_times(name, Path(tmp), args.calls)
             print(row(name, c, r), flush=True)
     t = totals
     print(
-        f"| **total** | {t['iree']:.2f} s | {t['stops']:.2f} s | {t['fixes']:.2f} s | {t['fixes'] / t['iree']:.3f}x |"
+        f"| **total** | {t['iree']:.2f} s | {t['served']:.2f} s | {t['served'] / t['iree']:.3f}x | {t['python']:.2f} s "
+        f"| {t['cold']:.2f} s | {t['cold'] / t['iree']:.3f}x | {t['iree_wall']:.2f} s | {t['served_wall']:.2f} s |"
     )
     return 0
 
 
-def compile_times(name: str, tmp: Path, reps: int, use_wall: bool) -> dict:
+def environments(tmp: Path) -> dict:
+    """The served runs' environment (a runtime folder, so a server, of their own) and the cold runs'."""
+    run = tmp / "run"
+    run.mkdir(mode=0o700)
+    served = {k: v for k, v in os.environ.items() if k != "OPT_PY_NO_SERVER"}
+    served["XDG_RUNTIME_DIR"] = str(run)
+    return {"served": served, "cold": {**served, "OPT_PY_NO_SERVER": "1"}, "run": run}
+
+
+def compile_times(name: str, tmp: Path, reps: int, envs: dict) -> dict:
     """Median seconds of each compile; leaves stock.vmfb and fixes.vmfb in ``tmp``."""
     from iree.compiler.tools.binaries import find_tool
     from opt_py.iree import fixes
@@ -83,44 +101,82 @@ def compile_times(name: str, tmp: Path, reps: int, use_wall: bool) -> dict:
     wall([opt_py, str(src), "-p", ",".join(start), "-o", str(front)])
     phases = [spec.split(":", 1)[0] for spec in fixes.specs("all", FLAGS)[0]]
     stops = [a for p in phases for a in ("--inject", f"{p}:builtin.module()")]
-    warm = {k: v for k, v in os.environ.items() if k != "OPT_PY_NO_SERVER"}
-    if not use_wall:
-        warm["OPT_PY_NO_SERVER"] = "1"
-    measure = wall if use_wall else cpu_seconds
-    variants = {
-        "iree": [find_tool("iree-compile"), str(front), "-o", str(tmp / "stock.vmfb"), *FLAGS],
-        "stops": [opt_py, "compile", str(front), "-o", str(tmp / "stops.vmfb"), *stops, *FLAGS],
-        "fixes": [opt_py, "compile", str(src), "--fixes", "-o", str(tmp / "fixes.vmfb"), *FLAGS],
-    }
+    served, cold = envs["served"], envs["cold"]
+    iree = [find_tool("iree-compile"), str(front), "-o", str(tmp / "stock.vmfb"), *FLAGS]
+    fixed = [opt_py, "compile", str(src), "--fixes", "--fixes-report", "-o", str(tmp / "fixes.vmfb"), *FLAGS]
     for stale in ("stock.vmfb", "stops.vmfb", "fixes.vmfb"):  # the previous model's
         (tmp / stale).unlink(missing_ok=True)
-    times = {k: [] for k in variants}
-    for rep in range(reps + 1):
-        for k, cmd in variants.items():
-            if times[k] is None:
-                continue
-            if rep:
-                times[k].append(measure(cmd, warm))
-            elif k != "fixes" and not compiles(cmd, warm):  # the warm-up round
-                times[k] = None  # stock fails even after the front door: no baseline (the report says which)
-            elif k == "fixes":
-                wall(cmd, warm)
-    if times["iree"] and (tmp / "stops.vmfb").read_bytes() != (tmp / "stock.vmfb").read_bytes():
-        raise SystemExit(f"{name}: opt-py compile with empty stops is not byte-identical to iree-compile")
+    # The warm-up round: the server starts (or is current); empty stops give stock's bytes.
+    wall(fixed, served)
+    stock = compiles(iree, served)  # stock may fail even after the front door: then no baseline
+    if stock:
+        wall([opt_py, "compile", str(front), "-o", str(tmp / "stops.vmfb"), *stops, *FLAGS], served)
+        if (tmp / "stops.vmfb").read_bytes() != (tmp / "stock.vmfb").read_bytes():
+            raise SystemExit(f"{name}: opt-py compile with empty stops is not byte-identical to iree-compile")
+    times = {k: [] for k in ("iree", "iree_wall", "served", "served_wall", "cold", "python")}
+    for _ in range(reps):
+        if stock:
+            times["iree_wall"].append(timed(iree, served)[0])
+            times["iree"].append(timed.cpu)
+        times["served_wall"].append(served_run(fixed, served, envs["run"]))
+        times["served"].append(served_run.cpu)
+        times["python"].append(float(timed.stderr.split("the fixes took ", 1)[1].split(" s ", 1)[0]))
+        timed(fixed, cold)
+        times["cold"].append(timed.cpu)
     return {k: statistics.median(v) if v else None for k, v in times.items()}
 
 
-def cpu_seconds(cmd, env) -> float:
-    """User + system CPU seconds of ``cmd`` and its threads; a failure ends the benchmark."""
+def timed(cmd, env) -> tuple[float, float]:
+    """Wall seconds of ``cmd`` (``timed.cpu``: its user + system CPU seconds, threads included); a
+    failure ends the benchmark."""
     import resource
     import subprocess
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
     proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    took = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"failed ({proc.returncode}): {' '.join(map(str, cmd))}\n{proc.stderr.decode()[-2000:]}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    timed.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    timed.stderr = proc.stderr.decode(errors="replace")
+    return took, timed.cpu
+
+
+def served_run(cmd, env, run: Path) -> float:
+    """Wall seconds of ``cmd`` served by the server in ``run``; ``served_run.cpu``: the CPU seconds
+    of the client and of the worker that ran it (the server's reaped children: a worker is reaped
+    right after it answers, and the spare forked for the next run is counted with that run)."""
+    server = _server_pid(run)
+    before = _reaped_ticks(server)
+    took, client = timed(cmd, env)
+    deadline = time.monotonic() + 5
+    while _reaped_ticks(server) == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if _reaped_ticks(server) == before:
+        raise SystemExit(f"no served run: the server in {run} reaped no worker for {' '.join(cmd)}")
+    served_run.cpu = client + (_reaped_ticks(server) - before) / os.sysconf("SC_CLK_TCK")
+    return took
+
+
+def _server_pid(run: Path) -> int:
+    """The pid of the warm server listening in ``run`` (its command line names its socket there)."""
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"opt_py.tool.server" in cmdline and str(run).encode() in cmdline:
+                return int(entry)
+    raise SystemExit(f"no warm server in {run}")
+
+
+def _reaped_ticks(pid: int) -> int:
+    """cutime + cstime of ``pid``: the CPU clock ticks of its children it has waited for."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[13]) + int(fields[14])  # fields 16 and 17 of proc(5), counted after the ")"
 
 
 def compiles(cmd, env) -> bool:
@@ -193,7 +249,8 @@ def row(name: str, c: dict, r: dict) -> str:
         return "n/a" if a is None or b is None else f"{a / b:.{digits}f}x"
 
     return (
-        f"| {name} | {s(c['iree'])} | {s(c['stops'])} | {s(c['fixes'])} | {ratio(c['fixes'], c['iree'], 3)} "
+        f"| {name} | {s(c['iree'])} | {s(c['served'])} | {ratio(c['served'], c['iree'], 3)} | {s(c['python'])} "
+        f"| {s(c['cold'])} | {ratio(c['cold'], c['iree'], 3)} | {s(c['iree_wall'])} | {s(c['served_wall'])} "
         f"| {ms(r['stock'])} | {ms(r['fixes'])} | {ratio(r['fixes'], r['stock'])} "
         f"| {ms(r['torch'])} | {ratio(r['fixes'], r['torch'])} |"
     )

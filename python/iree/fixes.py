@@ -284,10 +284,12 @@ def describe(iree_flags) -> str:
     return "\n".join(rows)
 
 
-def report(chosen: list[Fix], iree_flags, rewrites, compile_to: str | None = None) -> str:
-    """The ``--fixes-report`` table: each fix injected for the flags' target, where it ran, and what it
-    rewrote where (``rewrites``: the ``authoring.Rewrite`` records of the compile)."""
+def report(chosen: list[Fix], iree_flags, rewrites, compile_to: str | None = None, seconds=None) -> str:
+    """The ``--fixes-report`` table: each fix injected for the flags' target, where it ran, the time it
+    took (``seconds``: pass name -> seconds) and what it rewrote where (``rewrites``: the
+    ``authoring.Rewrite`` records of the compile); last, the fixes' time in all."""
     kind = target_kind(iree_flags)
+    seconds = seconds or {}
     phases, codegen = injections(chosen, iree_flags, compile_to)
     ran_at = {}
     for j in phases:
@@ -305,15 +307,18 @@ def report(chosen: list[Fix], iree_flags, rewrites, compile_to: str | None = Non
             continue
         done = by_pass.get(f.name, [])
         where = ", ".join(ran_at[f.name])
+        took = f"{seconds.get(f.name, 0.0) * 1e3:.0f} ms"
         if not done:
-            rows.append(f"  {f.name:<34} {where:<22} nothing to rewrite")
+            rows.append(f"  {f.name:<34} {where:<22} {took:>8}  nothing to rewrite")
             continue
         counts = {}
         for r in done:
             counts[r.what] = counts.get(r.what, 0) + 1
         what = ", ".join(f"{n} x {w}" for w, n in counts.items())
-        rows.append(f"  {f.name:<34} {where:<22} {what}")
+        rows.append(f"  {f.name:<34} {where:<22} {took:>8}  {what}")
         places = list(dict.fromkeys(f"'{r.op_name}' at {r.where}" for r in done))
         more = f" and {len(places) - 3} more" if len(places) > 3 else ""
-        rows.append(f"  {'':<34} {'':<22} {'; '.join(places[:3])}{more}")
+        rows.append(f"  {'':<34} {'':<22} {'':>8}  {'; '.join(places[:3])}{more}")
+    total = sum(seconds.get(f.name, 0.0) for f in chosen if f.name in ran_at)
+    rows.append(f"opt-py: the fixes took {total:.3f} s in all (the rest of the compile is IREE's)")
     return "\n".join(rows)

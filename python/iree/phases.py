@@ -75,6 +75,7 @@ class CompileResult:
     output: bytes = b""
     messages: list[str] = field(default_factory=list)
     rewrites: list = field(default_factory=list)  # what the Python passes rewrote (authoring.Rewrite), if asked
+    seconds: dict = field(default_factory=dict)  # pass name -> seconds the Python pass took, all its runs
 
 
 def compile_with_injections(
@@ -298,11 +299,13 @@ class Compilation:
         return out
 
     def failed(self, line: str) -> CompileResult:
-        messages = self.messages + self.report() + [f"opt-py: error: {line}"]
-        return CompileResult(False, messages=messages, rewrites=self.hooks.rewrites or [])
+        return self._result(False, b"", self.messages + self.report() + [f"opt-py: error: {line}"])
 
     def answer(self, data: bytes) -> CompileResult:
-        return CompileResult(True, data, self.messages + self.report(), self.hooks.rewrites or [])
+        return self._result(True, data, self.messages + self.report())
+
+    def _result(self, ok: bool, data: bytes, messages: list[str]) -> CompileResult:
+        return CompileResult(ok, data, messages, self.hooks.rewrites or [], dict(self.hooks.seconds))
 
     # IREE's side
 
@@ -392,7 +395,7 @@ class Compilation:
             return self.failed(str(e))
         data = bytes(out.map_memory())
         out.close()
-        return CompileResult(True, data, self.messages, self.hooks.rewrites or [])
+        return self._result(True, data, self.messages)
 
     # opt-py's side
 

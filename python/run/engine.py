@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import time
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ class RunHooks:
     failures: list = field(default_factory=list)  # (pass name, exception, traceback)
     stats: dict = field(default_factory=dict)  # pass name -> {pattern: count}
     rewrites: list | None = None  # a list to record each rewrite in (authoring.Rewrite), or None
+    seconds: dict = field(default_factory=dict)  # pass name -> seconds its runs took, all together
 
 
 @dataclass
@@ -126,8 +128,13 @@ def run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:
     Returns (succeeded, may have changed the IR). Failures are emitted as
     located errors; a pattern pass that applied no pattern changed nothing.
     """
-    with progress.step("python", step.pass_.py.name):
-        return _run_python_step(step, root, hooks)
+    name = step.pass_.py.name
+    start = time.perf_counter()
+    try:
+        with progress.step("python", name):
+            return _run_python_step(step, root, hooks)
+    finally:
+        hooks.seconds[name] = hooks.seconds.get(name, 0.0) + time.perf_counter() - start
 
 
 def _run_python_step(step: Step, root, hooks: RunHooks) -> tuple[bool, bool]:

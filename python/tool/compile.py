@@ -186,7 +186,8 @@ def _write(args, iree_flags, result) -> int:
     if args.fixes_report:
         from ..iree import fixes
 
-        print(fixes.report(fixes.select(args.fixes), iree_flags, result.rewrites, args.compile_to), file=sys.stderr)
+        chosen = fixes.select(args.fixes)
+        print(fixes.report(chosen, iree_flags, result.rewrites, args.compile_to, result.seconds), file=sys.stderr)
     if not result.ok:
         return 1
     if args.list_codegen_passes or args.list_input_passes:

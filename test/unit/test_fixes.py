@@ -191,6 +191,12 @@ def test_the_report_names_each_fix_and_what_it_rewrote_where():
     assert "attention-add-zero-mask" not in rows  # a GPU-only fix
     topk = report.index(rows["sort-slice-to-topk"])
     assert "'iree_linalg_ext.sort' at test/models/moe_router/model.mlir:13:25" in report[topk + 1]
+    # Each fix's time, and the fixes' time in all: the sum of the rows (each rounded to 1 ms).
+    fix_rows = [row for name, row in rows.items() if not name.startswith("'")]
+    times = [int(row.split(" ms ", 1)[0].split()[-1]) for row in fix_rows]
+    total = float(report[-1].split("the fixes took ", 1)[1].split(" s ", 1)[0])
+    assert len(fix_rows) > 10 and total > 0
+    assert abs(sum(times) - total * 1e3) <= len(times), (times, total)
 
 
 def test_the_report_needs_the_fixes():
