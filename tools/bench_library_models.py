@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from benchlib import wall
@@ -116,19 +117,25 @@ def compile_times(name: str, tmp: Path, reps: int, envs: dict) -> dict:
     times = {k: [] for k in ("iree", "iree_wall", "served", "served_wall", "cold", "python")}
     for _ in range(reps):
         if stock:
-            times["iree_wall"].append(timed(iree, served)[0])
-            times["iree"].append(timed.cpu)
-        times["served_wall"].append(served_run(fixed, served, envs["run"]))
-        times["served"].append(served_run.cpu)
-        times["python"].append(float(timed.stderr.split("the fixes took ", 1)[1].split(" s ", 1)[0]))
-        timed(fixed, cold)
-        times["cold"].append(timed.cpu)
+            run = timed(iree, served)
+            times["iree_wall"].append(run.wall)
+            times["iree"].append(run.cpu)
+        run = served_run(fixed, served, envs["run"])
+        times["served_wall"].append(run.wall)
+        times["served"].append(run.cpu)
+        times["python"].append(float(run.stderr.split("the fixes took ", 1)[1].split(" s ", 1)[0]))
+        times["cold"].append(timed(fixed, cold).cpu)
     return {k: statistics.median(v) if v else None for k, v in times.items()}
 
 
-def timed(cmd, env) -> tuple[float, float]:
-    """Wall seconds of ``cmd`` (``timed.cpu``: its user + system CPU seconds, threads included); a
-    failure ends the benchmark."""
+class Run(NamedTuple):
+    wall: float  # seconds
+    cpu: float  # user + system seconds, every thread
+    stderr: str
+
+
+def timed(cmd, env) -> Run:
+    """``cmd`` run and timed; a failure ends the benchmark."""
     import resource
     import subprocess
 
@@ -139,25 +146,24 @@ def timed(cmd, env) -> tuple[float, float]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"failed ({proc.returncode}): {' '.join(map(str, cmd))}\n{proc.stderr.decode()[-2000:]}")
-    timed.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    timed.stderr = proc.stderr.decode(errors="replace")
-    return took, timed.cpu
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Run(took, cpu, proc.stderr.decode(errors="replace"))
 
 
-def served_run(cmd, env, run: Path) -> float:
-    """Wall seconds of ``cmd`` served by the server in ``run``; ``served_run.cpu``: the CPU seconds
-    of the client and of the worker that ran it (the server's reaped children: a worker is reaped
+def served_run(cmd, env, run: Path) -> Run:
+    """``cmd`` served by the server in ``run``, timed: its CPU seconds are those of the client and
+    of the worker that ran it (the server's reaped children: a worker is reaped
     right after it answers, and the spare forked for the next run is counted with that run)."""
     server = _server_pid(run)
     before = _reaped_ticks(server)
-    took, client = timed(cmd, env)
+    client = timed(cmd, env)
     deadline = time.monotonic() + 5
     while _reaped_ticks(server) == before and time.monotonic() < deadline:
         time.sleep(0.01)
     if _reaped_ticks(server) == before:
         raise SystemExit(f"no served run: the server in {run} reaped no worker for {' '.join(cmd)}")
-    served_run.cpu = client + (_reaped_ticks(server) - before) / os.sysconf("SC_CLK_TCK")
-    return took
+    worker = (_reaped_ticks(server) - before) / os.sysconf("SC_CLK_TCK")
+    return client._replace(cpu=client.cpu + worker)
 
 
 def _server_pid(run: Path) -> int:
