@@ -138,7 +138,7 @@ FIXES: tuple[Fix, ...] = (
         phase="global-optimization",
     ),
     # GPU only: the fusion it unblocks keeps a dispatch within a GPU's workgroup memory; on the CPU the programs
-    # run at stock's speed without it, and IREE compiles the rewritten one slower (the UNet: 1.06x).
+    # run at stock's speed without it, and IREE compiles the rewritten one slower (its page has the figures).
     Fix(
         "fold-collapse-shape-into-generic",
         "reshapes between generics that block fusion",
@@ -146,7 +146,7 @@ FIXES: tuple[Fix, ...] = (
         targets=("cuda", "rocm"),
     ),
     # GPU only: the full-size temporaries it removes are a GPU's workgroup-memory problem; on the CPU its
-    # decomposed softmax runs slower than IREE's own (Gemma2's attention: 1.15x stock's run time).
+    # decomposed softmax can run slower than IREE's own lowering of linalg.softmax (its page has the figures).
     Fix(
         "softmax-fuse-elementwise",
         "softmax/normalization fused with its neighbours without full-size temporaries",
