@@ -79,7 +79,7 @@ def compile(
     from iree.turbine import aot
 
     from .iree import e2e
-    from .iree import fixes as fix_table
+    from .iree.fixes import compile_with_fixes
     from .iree.phases import compile_with_injections
 
     if target not in e2e.TARGETS:
@@ -88,13 +88,13 @@ def compile(
         model, args=tuple(args), kwargs=kwargs, dynamic_shapes=dynamic_shapes, strict_export=strict_export
     )
     flags = [*e2e.TARGETS[target].compile_flags, *iree_flags]
-    phases, codegen = (
-        fix_table.injections(fix_table.select("all" if fixes is True else fixes), flags) if fixes else ([], [])
-    )
     with tempfile.TemporaryDirectory(prefix="opt-py-torch-") as tmp:
         path = os.path.join(tmp, "model.mlirbc")
         exported.save_mlir(path)
-        result = compile_with_injections(path, flags, phases, codegen_injections=codegen)
+        if fixes:
+            result, _ = compile_with_fixes(path, flags, "all" if fixes is True else fixes)
+        else:
+            result = compile_with_injections(path, flags, [])
     if not result.ok:
         raise OptPyError("compiling the exported model failed:\n" + "\n".join(result.messages))
     return Compiled(result.output, target, messages=list(result.messages))

@@ -30,16 +30,14 @@ Per model of test/library_models, side by side in one run, llvm-cpu:
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
-from benchlib import wall
+from benchlib import environments, served_run, timed, wall
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "test" / "library_models"
@@ -81,15 +79,6 @@ def main() -> int:
     return 0
 
 
-def environments(tmp: Path) -> dict:
-    """The served runs' environment (a runtime folder, so a server, of their own) and the cold runs'."""
-    run = tmp / "run"
-    run.mkdir(mode=0o700)
-    served = {k: v for k, v in os.environ.items() if k != "OPT_PY_NO_SERVER"}
-    served["XDG_RUNTIME_DIR"] = str(run)
-    return {"served": served, "cold": {**served, "OPT_PY_NO_SERVER": "1"}, "run": run}
-
-
 def compile_times(name: str, tmp: Path, reps: int, envs: dict) -> dict:
     """Median seconds of each compile; leaves stock.vmfb and fixes.vmfb in ``tmp``."""
     from iree.compiler.tools.binaries import find_tool
@@ -126,63 +115,6 @@ def compile_times(name: str, tmp: Path, reps: int, envs: dict) -> dict:
         times["python"].append(float(run.stderr.split("the fixes took ", 1)[1].split(" s ", 1)[0]))
         times["cold"].append(timed(fixed, cold).cpu)
     return {k: statistics.median(v) if v else None for k, v in times.items()}
-
-
-class Run(NamedTuple):
-    wall: float  # seconds
-    cpu: float  # user + system seconds, every thread
-    stderr: str
-
-
-def timed(cmd, env) -> Run:
-    """``cmd`` run and timed; a failure ends the benchmark."""
-    import resource
-    import subprocess
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-    took = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise SystemExit(f"failed ({proc.returncode}): {' '.join(map(str, cmd))}\n{proc.stderr.decode()[-2000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Run(took, cpu, proc.stderr.decode(errors="replace"))
-
-
-def served_run(cmd, env, run: Path) -> Run:
-    """``cmd`` served by the server in ``run``, timed: its CPU seconds are those of the client and
-    of the worker that ran it (the server's reaped children: a worker is reaped
-    right after it answers, and the spare forked for the next run is counted with that run)."""
-    server = _server_pid(run)
-    before = _reaped_ticks(server)
-    client = timed(cmd, env)
-    deadline = time.monotonic() + 5
-    while _reaped_ticks(server) == before and time.monotonic() < deadline:
-        time.sleep(0.01)
-    if _reaped_ticks(server) == before:
-        raise SystemExit(f"no served run: the server in {run} reaped no worker for {' '.join(cmd)}")
-    worker = (_reaped_ticks(server) - before) / os.sysconf("SC_CLK_TCK")
-    return client._replace(cpu=client.cpu + worker)
-
-
-def _server_pid(run: Path) -> int:
-    """The pid of the warm server listening in ``run`` (its command line names its socket there)."""
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"opt_py.tool.server" in cmdline and str(run).encode() in cmdline:
-                return int(entry)
-    raise SystemExit(f"no warm server in {run}")
-
-
-def _reaped_ticks(pid: int) -> int:
-    """cutime + cstime of ``pid``: the CPU clock ticks of its children it has waited for."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[13]) + int(fields[14])  # fields 16 and 17 of proc(5), counted after the ")"
 
 
 def compiles(cmd, env) -> bool:

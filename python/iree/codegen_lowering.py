@@ -17,6 +17,7 @@ import re
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..errors import CodegenError
 from . import points
@@ -34,11 +35,13 @@ _FUNC_LINE = re.compile(r"^func\.func (?:\w+ )?@([\w$.\-]+)")
 _SYM_NAME = re.compile(r'sym_name = "([^"]+)"')
 
 
+@dataclass
 class CodegenInjection(PointInjection):
     """A point among a dispatch function's codegen passes (``--inject-codegen``)."""
 
-    FLAG = "--inject-codegen"
-    ERROR = CodegenError
+    FLAG: ClassVar[str] = "--inject-codegen"
+    ERROR: ClassVar[type[Exception]] = CodegenError
+    ops: frozenset[str] | None = None  # an opt-py fix: runs only where one of these ops is in the module
 
 
 @dataclass

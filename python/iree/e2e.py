@@ -63,20 +63,24 @@ def device_available(target: Target) -> tuple[bool, str]:
 
 
 def compile_program(
-    path: str, target: Target, *, inject=(), inject_codegen=(), extra_flags=(), after_phase=None
+    path: str, target: Target, *, inject=(), inject_codegen=(), extra_flags=(), after_phase=None, fixes=None
 ) -> bytes:
-    """The .vmfb of ``path`` for ``target`` with the injections (opt-py compile);
-    ``after_phase``: see ``phases.compile_with_injections``."""
+    """The .vmfb of ``path`` for ``target`` with the injections (opt-py compile), after ``--fixes=fixes``
+    when given; ``after_phase``: see ``phases.compile_with_injections``."""
     from .codegen import CodegenInjection
     from .phases import Injection, compile_with_injections
 
-    result = compile_with_injections(
-        path,
-        [*target.compile_flags, *extra_flags],
-        [Injection.parse(s) for s in inject],
-        codegen_injections=[CodegenInjection.parse(s) for s in inject_codegen],
-        after_phase=after_phase,
-    )
+    flags = [*target.compile_flags, *extra_flags]
+    phase = [Injection.parse(s) for s in inject]
+    codegen = [CodegenInjection.parse(s) for s in inject_codegen]
+    if fixes is None:
+        result = compile_with_injections(path, flags, phase, codegen_injections=codegen, after_phase=after_phase)
+    else:
+        from .fixes import compile_with_fixes
+
+        result, _ = compile_with_fixes(
+            path, flags, fixes, injections_after=tuple(phase), codegen_after=tuple(codegen), after_phase=after_phase
+        )
     if not result.ok:
         raise OptPyError("compilation failed:\n" + "\n".join(result.messages))
     return result.output

@@ -4,33 +4,52 @@ A user should not need to know which pass fixes which IREE bug, nor where in
 IREE's compilation each must run. A ``Fix`` names a pass and the point it is
 proven at: a phase (``--inject PHASE:...``) or, for a fix that must run in the
 middle of a dispatch's code generation, a codegen point per target kind
-(``--inject-codegen before|after:PASS:...``). Fixes sharing a phase run as
-one pipeline, in the order listed here, so the compilation stops once per
-phase.
+(``--inject-codegen before|after:PASS:...``). Fixes sharing a phase run at one
+stop, in the order listed here.
 
-The contract, checked on the test programs and the real-model corpus: with
-``--fixes`` a program compiles wherever stock IREE compiles, and its numbers
-equal stock's or are right where stock's are wrong.
+A user turns ``--fixes`` on blind, so it must cost nothing where it finds
+nothing: each fix names the ops it works on (``ops``) and runs only where one
+is in the module (its module is not even imported otherwise). A fix that
+rewrites what stock compiles fine, for a failure only some programs have
+(``failure``), is held back: it runs only in a second compile of a program
+whose first one failed with that error.
+
+The contract, checked on the test programs, the model corpora and the peers'
+suites: with ``--fixes`` a program compiles wherever stock IREE compiles, and
+its numbers equal stock's or are right where stock's are wrong.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field
 
 from ..errors import CompileError
 from .codegen import CodegenInjection
-from .phases import PHASES, Injection
+from .phases import PHASES, CompileResult, Injection
+
+# The failures held-back fixes exist for, as IREE words them.
+WORKGROUP_MEMORY = r"bytes of shared memory; exceeded the limit of"  # GPUCheckResourceUsage
+STACK = r"exceeded stack allocation limit of|expected no unbounded stack allocations"  # LLVMCPUCheckIRBeforeLLVM...
+
+# The torch ops IREE's frontend has no lowering for reach it as torch.operator "name".
+TORCH_OPERATOR = ("torch.operator",)
+# What IREE's vectorizer makes a vector.gather of, as a dispatch has it before its code generation: a
+# tensor.extract in a generic's body, a gather op; vector.gather itself, should a dispatch carry one.
+GATHER_SOURCES = ("tensor.extract", "tensor.gather", "iree_linalg_ext.gather", "vector.gather")
 
 
 @dataclass(frozen=True)
 class Fix:
     name: str  # the pass
     fixes: str  # what it fixes, one line
+    ops: tuple[str, ...]  # the ops it works on: it runs only where one of them is in the module at its point
     phase: str | None = None  # phase-level injection point
     codegen: dict = field(default_factory=dict)  # target kind -> "before:PASS" / "after:PASS"
     targets: tuple = ("cpu", "cuda", "rocm", "other")  # where the phase-level injection applies
     options: dict = field(default_factory=dict)  # target kind -> pass options there, e.g. "{rule=gpu}"
+    failure: str | None = None  # held back until a compile fails with this (a regex of IREE's error)
 
     def spelled(self, kind: str) -> str:
         """The pass as the pipeline for ``kind`` names it (with that target's options)."""
@@ -44,38 +63,52 @@ FIXES: tuple[Fix, ...] = (
         "torch-decompose-diff",
         "torch.aten.diff has no lowering (transformers' attention masks): slices and subtractions",
         phase="start",
+        ops=TORCH_OPERATOR,
     ),
     Fix(
         "torch-and-to-bitwise-and",
         "torch.aten.__and__.Tensor has no linalg lowering (transformers' masks): bitwise_and.Tensor",
         phase="start",
+        ops=("torch.aten.__and__.Tensor",),
     ),
     Fix(
         "torch-topk-unsorted-as-sorted",
         "torch.topk(sorted=False) is not lowered (DeepSeek-V3's routing): computed sorted, an order it allows",
         phase="start",
+        ops=("torch.aten.topk",),
     ),
     Fix(
         "torch-decompose-histc",
         "torch.aten.histc has no lowering (transformers' default MoE experts count tokens per expert): "
         "comparisons and a sum, binned as torch's CPU kernel",
         phase="start",
+        ops=TORCH_OPERATOR,
     ),
     Fix(
         "torch-decompose-grouped-mm",
         "transformers::grouped_mm_fallback and aten._grouped_mm have no lowering (transformers' default MoE "
         "experts): each row's expert matrix gathered and a batched matmul",
         phase="start",
+        ops=TORCH_OPERATOR,
     ),
     Fix(
         "torch-concat-as-cat",
         "torch.concat and torch.concatenate are unknown to torch-mlir (PhiMoE's router): the cat they alias",
         phase="start",
+        ops=TORCH_OPERATOR,
     ),
     Fix(
         "torch-scatter-wrap-dim",
         "a scatter with a negative dim crashes torch-mlir's lowering (PhiMoE's router): dim + rank, as torch wraps it",
         phase="start",
+        ops=(
+            "torch.aten.scatter.reduce",
+            "torch.aten.scatter.src",
+            "torch.aten.scatter.value",
+            "torch.aten.scatter.value_reduce",
+            "torch.aten.scatter_add",
+            "torch.aten.scatter_reduce.two",
+        ),
     ),
     # On the module as parsed, before IREE's torch frontend lowers the reshape (and crashes on it); the
     # frontend passes the empty tensor through. Views made later by decompositions need
@@ -84,12 +117,14 @@ FIXES: tuple[Fix, ...] = (
         "torch-zero-size-reshape-to-empty",
         "a torch/ONNX reshape of a tensor with a 0-sized dim: IREE's view lowering divides by zero (SIGFPE)",
         phase="start",
+        ops=("torch.aten._unsafe_view", "torch.aten.reshape", "torch.aten.view", "torch.operator"),
     ),
     # On the module as parsed: the roll must be fixed before IREE's torch frontend decomposes it.
     Fix(
         "torch-roll-shift-mod-size",
         "torch.roll by more than the dim's size: IREE's torch frontend returns the tensor unrotated",
         phase="start",
+        ops=("torch.aten.roll",),
     ),
     # On the module as parsed: torch-mlir's TorchToLinalg writes gelu(tanh) with its own constant.
     Fix(
@@ -97,12 +132,14 @@ FIXES: tuple[Fix, ...] = (
         'torch.aten.gelu(approximate="tanh") lowered with 0.7977240 for sqrt(2/pi) (Gemma\'s gelu_pytorch_tanh): '
         "wrong numbers; written out as PyTorch computes it",
         phase="start",
+        ops=("torch.aten.gelu",),
     ),
     # On the module as parsed: torch-mlir has no op for argsort.stable; aten.argsort's lowering sorts stably.
     Fix(
         "torch-argsort-stable-as-argsort",
         "torch.argsort(stable=True) exports as torch.aten.argsort.stable, which has no lowering: aten.argsort",
         phase="start",
+        ops=TORCH_OPERATOR,
     ),
     # On the module as parsed: the ONNX ops must still be torch.operator, before the ONNX-to-torch conversion
     # reads their axes operand.
@@ -111,6 +148,7 @@ FIXES: tuple[Fix, ...] = (
         "an ONNX ReduceX or CumSum whose axes are a runtime tensor has no lowering: one copy per axes "
         "the static types allow, selected at run time",
         phase="start",
+        ops=TORCH_OPERATOR,
     ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
@@ -120,6 +158,7 @@ FIXES: tuple[Fix, ...] = (
         phase="global-optimization",
         targets=("cpu", "cuda", "rocm"),
         options={"cuda": "{rule=gpu materialize=true}", "rocm": "{rule=gpu materialize=true}"},
+        ops=("iree_linalg_ext.sort",),
     ),
     # CPU only, after sort-slice-to-topk (its top-k forms beat a sort where they apply; this takes what it
     # leaves), before dispatch creation puts the values in a read-only binding. GPUs: sort-drop-unused-results.
@@ -129,6 +168,7 @@ FIXES: tuple[Fix, ...] = (
         "IREE copies the values to the stack, unbounded or over its limit",
         phase="global-optimization",
         targets=("cpu",),
+        ops=("iree_linalg_ext.sort",),
     ),
     # Where the rotated read reaches dispatch creation as a linalg.generic (any target: all tile it).
     Fix(
@@ -136,22 +176,29 @@ FIXES: tuple[Fix, ...] = (
         "a linalg.generic reading an input through a rotation (d + c) mod n: tiling refuses "
         "the map (wrong numbers in older IREE)",
         phase="global-optimization",
+        ops=("linalg.generic",),
     ),
-    # GPU only: the fusion it unblocks keeps a dispatch within a GPU's workgroup memory; on the CPU the programs
-    # run at stock's speed without it, and IREE compiles the rewritten one slower (its page has the figures).
+    # GPU only, and held back: the fusion it unblocks keeps a dispatch within a GPU's workgroup memory, where
+    # the program overflows it; elsewhere it rewrites what stock compiles and runs well (a BERT ran slower on an
+    # H200). On the CPU no faster, and IREE compiles the rewritten program slower (its page has the figures).
     Fix(
         "fold-collapse-shape-into-generic",
-        "reshapes between generics that block fusion",
+        "reshapes between generics that block fusion, where a dispatch overflows workgroup memory",
         phase="global-optimization",
         targets=("cuda", "rocm"),
+        ops=("linalg.generic", "tensor.collapse_shape"),
+        failure=WORKGROUP_MEMORY,
     ),
-    # GPU only: the full-size temporaries it removes are a GPU's workgroup-memory problem; on the CPU its
-    # decomposed softmax can run slower than IREE's own lowering of linalg.softmax (its page has the figures).
+    # GPU only, and held back: the full-size temporaries it removes matter where a dispatch overflows workgroup
+    # memory; elsewhere its decomposed softmax can run slower than IREE's own lowering (its page has the figures).
     Fix(
         "softmax-fuse-elementwise",
-        "softmax/normalization fused with its neighbours without full-size temporaries",
+        "softmax/normalization fused with its neighbours without full-size temporaries, where a dispatch "
+        "overflows workgroup memory",
         phase="global-optimization",
         targets=("cuda", "rocm"),
+        ops=("linalg.generic", "linalg.softmax"),
+        failure=WORKGROUP_MEMORY,
     ),
     # GPU only: on the CPU stock is right without a mask, and the mask would cost a little.
     Fix(
@@ -160,12 +207,14 @@ FIXES: tuple[Fix, ...] = (
         "a TransformerEncoder): wrong numbers on GPUs, the padded keys unmasked",
         phase="global-optimization",
         targets=("cuda", "rocm"),
+        ops=("iree_linalg_ext.attention",),
     ),
     Fix(
         "clone-splat-dispatch-per-tied-use",
         "scatters into one broadcast destination merged by stream's CSE "
         "(wrong numbers, e.g. an MoE router over a dynamic token count)",
         phase="flow",
+        ops=("flow.dispatch",),
     ),
     # After clone-splat: once each in-place use of a splat-like dispatch has its own dispatch, only values
     # stream really shares are left for this one to copy.
@@ -174,6 +223,7 @@ FIXES: tuple[Fix, ...] = (
         "a value written in place and also used elsewhere (returned, read) seen "
         "with the writes: stream reorders the reader's copy, or the ABI returns the written argument",
         phase="flow",
+        ops=("flow.dispatch",),
     ),
     # After copy-shared-tied-operand, for reading: that one copies the shared values whose writes stream
     # sees, this one those a util.optimization_barrier hides from it. Each copy replaces one tied operand
@@ -184,6 +234,7 @@ FIXES: tuple[Fix, ...] = (
         "(util.unfoldable_constant, jax.lax.optimization_barrier) is written in place: results change "
         "from call to call, and a module loaded read-only (mmap) faults",
         phase="flow",
+        ops=("util.optimization_barrier",),
     ),
     # On the CPU without the working copy: stock's CPU code makes that copy itself, and an explicit one over a
     # dynamic length is sized by the assumed maximum (a 2^56-byte allocation) where stock's error was clearer.
@@ -192,6 +243,7 @@ FIXES: tuple[Fix, ...] = (
         "top-k keeping only some sort results fails to bufferize for GPUs",
         phase="executable-sources",
         options={"cpu": "{copy-read-only=false}"},
+        ops=("iree_linalg_ext.sort",),
     ),
     # GPU only: on the CPU stock's gathers are right, and a codegen point costs an extra codegen run.
     Fix(
@@ -201,6 +253,7 @@ FIXES: tuple[Fix, ...] = (
             "cuda": "before:iree-codegen-fold-memref-alias-ops",
             "rocm": "before:iree-codegen-fold-memref-alias-ops",
         },
+        ops=GATHER_SOURCES,
     ),
     Fix(
         "fold-subview-into-gather",
@@ -209,16 +262,22 @@ FIXES: tuple[Fix, ...] = (
             "cuda": "before:iree-codegen-fold-memref-alias-ops",
             "rocm": "before:iree-codegen-fold-memref-alias-ops",
         },
+        ops=GATHER_SOURCES,
     ),
     Fix(
         "fold-collapse-shape-into-store",
         "IREE's reshape-into-store fold writes to wrong addresses",
         phase="executable-sources",
+        ops=("iree_tensor_ext.dispatch.tensor.store", "tensor.expand_shape"),
     ),
+    # Held back: it rewrites every tile destination it can prove, while IREE's own empty-tensor elimination
+    # already avoids the allocation for tiles that keep all their dims; the blow-up is a failure to compile.
     Fix(
         "forall-reuse-shared-outs",
-        "a tile of scf.forall allocated privately (stack/workgroup memory blow-up)",
+        "a tile of scf.forall allocated privately: the stack or workgroup memory overflows",
         phase="executable-sources",
+        ops=("tensor.empty",),
+        failure=f"{STACK}|{WORKGROUP_MEMORY}",
     ),
 )
 
@@ -254,31 +313,113 @@ def select(spec: str) -> list[Fix]:
 def injections(
     fixes: list[Fix], iree_flags, compile_to: str | None = None
 ) -> tuple[list[Injection], list[CodegenInjection]]:
-    """The phase and codegen injections carrying ``fixes`` for the flags' target; with ``compile_to``
-    (--compile-to) only those that run before that stop, as stock's IR there has none of the later ones."""
+    """The phase and codegen injections carrying ``fixes`` for the flags' target, each guarded by its ops;
+    with ``compile_to`` (--compile-to) only those that run before that stop, as stock's IR there has none
+    of the later ones. Fixes sharing a codegen point share one injection (one capture of the dispatches)."""
     kind = target_kind(iree_flags)
     end = PHASES.index(compile_to) if compile_to in PHASES else len(PHASES)
     codegen_ok = PHASES.index("executable-configurations") < end
-    by_phase: dict[str, list[str]] = {}
-    by_point: dict[str, list[str]] = {}
+    phase_level: list[Injection] = []
+    by_point: dict[str, list[Fix]] = {}
     for f in fixes:
         if f.phase and kind in f.targets and PHASES.index(f.phase) < end:
-            by_phase.setdefault(f.phase, []).append(f.spelled(kind))
+            phase_level.append(Injection(f.phase, f.spelled(kind), frozenset(f.ops)))
         if f.codegen.get(kind) and codegen_ok:
-            by_point.setdefault(f.codegen[kind], []).append(f.spelled(kind))
-    return (
-        [Injection(phase, ",".join(names)) for phase, names in by_phase.items()],
-        [CodegenInjection.parse(f"{point}:{','.join(names)}") for point, names in by_point.items()],
-    )
+            by_point.setdefault(f.codegen[kind], []).append(f)
+    codegen = []
+    for point, at in by_point.items():
+        inj = CodegenInjection.parse(f"{point}:{','.join(f.spelled(kind) for f in at)}")
+        inj.ops = frozenset(op for f in at for op in f.ops)
+        codegen.append(inj)
+    return phase_level, codegen
 
 
 def specs(spec: str, iree_flags) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The ``--inject`` and ``--inject-codegen`` arguments that ``--fixes=spec`` stands for."""
+    """The ``--inject`` and ``--inject-codegen`` arguments that run the fixes ``spec`` names unconditionally:
+    for tools that vary or leave out one fix (``--fixes`` itself runs each on its ops and holds some back)."""
     phase, codegen = injections(select(spec), iree_flags)
-    return (
-        tuple(f"{j.phase}:{j.pipeline}" for j in phase),
-        tuple(f"{c.where}:{c.pass_name}#{c.occurrence or '*'}:{c.pipeline}" for c in codegen),
-    )
+    return tuple(f"{j.phase}:{j.pipeline}" for j in phase), tuple(c.spelled() for c in codegen)
+
+
+def applies(f: Fix, iree_flags, compile_to: str | None = None) -> bool:
+    """Whether ``f`` is injected for the flags' target (before ``compile_to``)."""
+    return any(injections([f], iree_flags, compile_to))
+
+
+@dataclass
+class FixRun:
+    """What ``--fixes`` did in a compile: the fixes chosen, those held back and never needed, and those a
+    first compile's failure brought into a second one (with that failure's line)."""
+
+    chosen: list[Fix]
+    held: list[Fix] = field(default_factory=list)
+    brought: list[Fix] = field(default_factory=list)
+    failure: str = ""
+
+
+def compile_with_fixes(
+    input_path: str,
+    iree_flags: list[str],
+    spec: str = "all",
+    *,
+    injections_after: tuple = (),
+    codegen_after: tuple = (),
+    compile_to: str | None = None,
+    **compile_options,
+) -> tuple[CompileResult, FixRun]:
+    """Compile with the fixes ``spec`` names (``--fixes=spec``), then the caller's injections at each point.
+
+    With every fix (``all``), the held-back ones (``Fix.failure``) are left out of the compile; if it fails
+    with the failure one of them exists for, the program is compiled again with those too, until it
+    compiles or no held-back fix answers its error. Named fixes all run in the first compile."""
+    from .phases import compile_with_injections
+
+    run = FixRun(select(spec))
+    if spec in ("", "all"):
+        run.held = [f for f in run.chosen if f.failure and applies(f, iree_flags, compile_to)]
+    data = None
+    if run.held and not _regular_file(input_path):
+        with open(input_path, "rb") as f:  # a stream is read once, for every compile
+            data = f.read()
+    notes: list[str] = []
+    while True:
+        fixes = [f for f in run.chosen if f not in run.held]
+        phase, codegen = injections(fixes, iree_flags, compile_to)
+        result = compile_with_injections(
+            input_path,
+            iree_flags,
+            [*phase, *injections_after],
+            codegen_injections=[*codegen, *codegen_after],
+            compile_to=compile_to,
+            data=data,
+            **compile_options,
+        )
+        if result.ok or not run.held:
+            break
+        text = "\n".join(result.messages)
+        wanted = [f for f in run.held if re.search(f.failure, text)]
+        if not wanted:
+            break
+        line = next(m for m in result.messages if any(re.search(f.failure, m) for f in wanted))
+        run.failure = run.failure or line.strip().splitlines()[0]
+        run.held = [f for f in run.held if f not in wanted]
+        run.brought += wanted
+        notes.append(
+            f"opt-py: note: IREE failed with '{line.strip().splitlines()[0]}': compiling again with "
+            f"{', '.join(f.name for f in wanted)} (--fixes runs them only where a program has that failure)"
+        )
+    result.messages[:0] = notes
+    return result, run
+
+
+def _regular_file(path: str) -> bool:
+    import os
+    import stat
+
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True  # the compile reports it
 
 
 def describe(iree_flags) -> str:
@@ -291,33 +432,47 @@ def describe(iree_flags) -> str:
             where.append(f"--inject-codegen {shlex.quote(f'{f.codegen[kind]}:{f.spelled(kind)}')}")
         rows.append(f"  {f.name:<34} {' and '.join(where) or '(none for this target)'}")
         rows.append(f"  {'':<34} {f.fixes}")
+        if where:
+            rows.append(f"  {'':<34} runs where the module has {' or '.join(f.ops)}")
+            if f.failure:
+                rows.append(
+                    f"  {'':<34} held back: runs only in a second compile, after IREE failed with '{f.failure}'"
+                )
     return "\n".join(rows)
 
 
-def report(chosen: list[Fix], iree_flags, rewrites, compile_to: str | None = None, seconds=None) -> str:
+def report(run: FixRun, iree_flags, result: CompileResult, compile_to: str | None = None) -> str:
     """The ``--fixes-report`` table: each fix injected for the flags' target, where it ran, the time it
-    took (``seconds``: pass name -> seconds) and what it rewrote where (``rewrites``: the
-    ``authoring.Rewrite`` records of the compile); last, the fixes' time in all."""
+    took and what it rewrote where (``result.rewrites``: ``authoring.Rewrite`` records); fixes that found
+    none of their ops, held-back fixes no failure called for; last, the fixes' time in all."""
     kind = target_kind(iree_flags)
-    seconds = seconds or {}
-    phases, codegen = injections(chosen, iree_flags, compile_to)
+    seconds = result.seconds
+    ran = [f for f in run.chosen if f not in run.held]
+    phases, codegen = injections(ran, iree_flags, compile_to)
     ran_at = {}
     for j in phases:
-        for name in j.pipeline.split(","):
-            ran_at.setdefault(name.split("{", 1)[0], []).append(j.phase)
+        ran_at.setdefault(j.pipeline.split("{", 1)[0], []).append(j.phase)
     for c in codegen:
         for name in c.pipeline.split(","):
             ran_at.setdefault(name.split("{", 1)[0], []).append(f"codegen {c.where}:{c.pass_name}")
     by_pass: dict[str, list] = {}
-    for r in rewrites:
+    for r in result.rewrites:
         by_pass.setdefault(r.pass_name, []).append(r)
     rows = [f"opt-py: fixes report (target '{kind}'):"]
-    for f in chosen:
+    if run.brought:
+        rows.append(f"  (a first compile failed with '{run.failure}': compiled again with the fixes for it)")
+    for f in run.chosen:
+        if f in run.held:
+            rows.append(f"  {f.name:<34} {'held back':<22} {'':>8}  no compile failed with the failure it is for")
+            continue
         if f.name not in ran_at:
             continue
         done = by_pass.get(f.name, [])
         where = ", ".join(ran_at[f.name])
-        took = f"{seconds.get(f.name, 0.0) * 1e3:.0f} ms"
+        if f.name not in seconds:
+            rows.append(f"  {f.name:<34} {where:<22} {'0 ms':>8}  none of its ops in the module: not run")
+            continue
+        took = f"{seconds[f.name] * 1e3:.0f} ms"
         if not done:
             rows.append(f"  {f.name:<34} {where:<22} {took:>8}  nothing to rewrite")
             continue
@@ -329,6 +484,6 @@ def report(chosen: list[Fix], iree_flags, rewrites, compile_to: str | None = Non
         places = list(dict.fromkeys(f"'{r.op_name}' at {r.where}" for r in done))
         more = f" and {len(places) - 3} more" if len(places) > 3 else ""
         rows.append(f"  {'':<34} {'':<22} {'':>8}  {'; '.join(places[:3])}{more}")
-    total = sum(seconds.get(f.name, 0.0) for f in chosen if f.name in ran_at)
+    total = sum(seconds.get(f.name, 0.0) for f in ran if f.name in ran_at)
     rows.append(f"opt-py: the fixes took {total:.3f} s in all (the rest of the compile is IREE's)")
     return "\n".join(rows)

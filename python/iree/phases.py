@@ -10,13 +10,19 @@ round trip.
 
 A kind of stop point is a step, a function ``(compilation, module)`` that
 ``_stops`` places at a phase; it returns None to go on, or the result that
-ends the compilation. This module knows IREE's phases and nothing of any pass.
+ends the compilation. A step may name the ops it needs (an opt-py fix: the
+ops its patterns are rooted on): it runs only where one of them is in the
+module, which IREE counts in C++ before the module is handed over, so a
+stop whose steps all find nothing costs a few milliseconds and exports
+nothing. This module knows IREE's phases and nothing of any pass.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -45,10 +51,14 @@ PHASES = (
 CODEGEN_PHASE = "executable-configurations"  # after it, each dispatch function's codegen pipeline is known
 
 
+OP_STATS = "print-op-stats{json=true}"  # MLIR's op counter: the module's op names, counted in C++
+
+
 @dataclass
 class Injection:
     phase: str
     pipeline: str
+    ops: frozenset[str] | None = None  # run only where one of these ops is in the module (an opt-py fix)
 
     @classmethod
     def parse(cls, spec: str) -> Injection:
@@ -76,6 +86,16 @@ class CompileResult:
     messages: list[str] = field(default_factory=list)
     rewrites: list = field(default_factory=list)  # what the Python passes rewrote (authoring.Rewrite), if asked
     seconds: dict = field(default_factory=dict)  # pass name -> seconds the Python pass took, all its runs
+    skipped: list = field(default_factory=list)  # (phase, pipeline) of guarded injections with no op to work on
+
+
+@dataclass(frozen=True)
+class Step:
+    """What a stop runs: ``run(compilation, module)``, only where one of ``ops`` is in the module (None: always)."""
+
+    run: Callable
+    ops: frozenset[str] | None = None
+    label: tuple[str, str] | None = None  # (phase, pipeline) reported when the step is skipped
 
 
 def compile_with_injections(
@@ -93,6 +113,7 @@ def compile_with_injections(
     opt_options=None,
     after_phase=None,
     record_rewrites: bool = False,
+    data: bytes | None = None,
 ) -> CompileResult:
     """Compile ``input_path``; returns the .vmfb (or IR text) bytes, or diagnostics.
 
@@ -104,21 +125,22 @@ def compile_with_injections(
     callables ``fn(module)`` that run after that phase's injections (the
     hunter labels IREE's dispatch traces this way). ``record_rewrites``: the
     result lists every rewrite the Python passes made (``--fixes-report``).
+    ``data``: the input's bytes, read already (a second compile of a stream).
     """
     end = compile_to or "end"
     frontend = list(input_injections) or list_input
     stops = _stops(injections, list(codegen_injections), list_codegen, after_phase or {})
     if frontend:
-        _add_step(stops, "start", partial(_run_frontend, list(input_injections), list_input, iree_flags))
-    _check_request(input_path, end, [phase for phase, _ in stops], dump_dir)
+        _add_step(stops, "start", Step(partial(_run_frontend, list(input_injections), list_input, iree_flags)))
+    _check_request(input_path, end, [phase for phase, _ in stops], dump_dir, data is not None)
     session_flags = input_conversion.session_flags(iree_flags) if frontend else iree_flags
     with Compilation(input_path, session_flags, opt_options, dump_dir) as c:
         if record_rewrites:
             c.hooks.rewrites = []
-        c.read_input()
-        c.check_pipelines(
-            [j.pipeline for j in injections]
-            + [f"func.func({x.pipeline})" for x in codegen_injections]
+        c.read_input(data)
+        c.check_pipelines(  # a user's; opt-py's own fixes are planned when they run (test_fixes plans each)
+            [j.pipeline for j in injections if j.ops is None]
+            + [f"func.func({x.pipeline})" for x in codegen_injections if x.ops is None]
             + [x.pipeline for x in input_injections]
         )
         if not c.parse():
@@ -126,34 +148,58 @@ def compile_with_injections(
         for phase, steps in stops:
             if not c.compile_to(phase):
                 return c.failed(f"IREE compilation failed before reaching phase '{phase}'")
-            module = c.export()
             with progress.step("stop", phase):
-                for step in steps:
-                    result = step(c, module)
-                    if result is not None:
-                        return result
-            c.import_(module)
+                result = _run_stop(c, steps)
+            if result is not None:
+                return result
         previous = c.reached
         if not c.compile_to(end):
             return c.failed("IREE compilation failed" + (f" after phase '{previous}'" if previous else ""))
         return c.output(as_ir=output_ir or end != "end")
 
 
-def _stops(injections, codegen_injections, list_codegen: bool, after_phase) -> list[tuple[str, list]]:
+def _run_stop(c: Compilation, steps: list[Step]) -> CompileResult | None:
+    """Run a stop's steps; the module is handed over when the first step that runs needs it, and back at the end.
+
+    Each guarded step asks the module's op names first: counted on IREE's side before the module is
+    exported, and again after a step that ran (it may have made the ops a later step needs)."""
+    module, names = None, None
+    for step in steps:
+        if step.ops is not None:
+            if names is None:
+                names = c.op_names(module)
+            if names is not None and not step.ops & names:
+                c.skipped.append(step.label)
+                continue
+        if module is None:
+            module = c.export()
+        result = step.run(c, module)
+        names = None
+        if result is not None:
+            return result
+    if module is not None:
+        c.import_(module)
+    return None
+
+
+def _stops(injections, codegen_injections, list_codegen: bool, after_phase) -> list[tuple[str, list[Step]]]:
     """Each phase the compilation stops after, in order, with the steps that run there."""
-    steps: dict[str, list] = {}
+    steps: dict[str, list[Step]] = {}
     for j in injections:
-        steps.setdefault(j.phase, []).append(partial(_run_injection, j))
+        steps.setdefault(j.phase, []).append(Step(partial(_run_injection, j), j.ops, (j.phase, j.pipeline)))
     for phase, fns in after_phase.items():
-        steps.setdefault(phase, []).extend(partial(_run_hook, fn) for fn in fns)
+        steps.setdefault(phase, []).extend(Step(partial(_run_hook, fn)) for fn in fns)
     if list_codegen:
-        steps.setdefault(CODEGEN_PHASE, []).append(_list_codegen)
+        steps.setdefault(CODEGEN_PHASE, []).append(Step(_list_codegen))
     elif codegen_injections:
-        steps.setdefault(CODEGEN_PHASE, []).append(partial(_inject_codegen, codegen_injections))
+        guards = [x.ops for x in codegen_injections]
+        ops = None if None in guards else frozenset().union(*guards)
+        label = (CODEGEN_PHASE, ", ".join(x.spelled() for x in codegen_injections))
+        steps.setdefault(CODEGEN_PHASE, []).append(Step(partial(_inject_codegen, codegen_injections), ops, label))
     return sorted(steps.items(), key=lambda item: PHASES.index(item[0]))
 
 
-def _add_step(stops: list[tuple[str, list]], phase: str, step) -> None:
+def _add_step(stops: list[tuple[str, list[Step]]], phase: str, step: Step) -> None:
     """``step`` last among the steps at ``phase`` (a stop of its own if there is none)."""
     for at, steps in stops:
         if at == phase:
@@ -163,13 +209,13 @@ def _add_step(stops: list[tuple[str, list]], phase: str, step) -> None:
     stops.sort(key=lambda item: PHASES.index(item[0]))
 
 
-def _check_request(input_path: str, end: str, stops: list[str], dump_dir: str | None) -> None:
+def _check_request(input_path: str, end: str, stops: list[str], dump_dir: str | None, have_data: bool) -> None:
     if end not in PHASES:
         raise CompileError(f"unknown phase '{end}' for --compile-to (phases: {', '.join(PHASES)})")
     for phase in stops:
         if PHASES.index(phase) >= PHASES.index(end):
             raise CompileError(f"an injection at phase '{phase}' comes at or after --compile-to={end}")
-    if not os.path.exists(input_path):
+    if not have_data and not os.path.exists(input_path):
         raise CompileError(f"cannot open input file '{input_path}'")
     if dump_dir:
         try:
@@ -230,6 +276,9 @@ def _inject_codegen(injections, c: Compilation, module) -> CompileResult | None:
 
     from . import codegen
 
+    if any(x.ops is not None for x in injections):  # the step ran: one of them has work; those that have none go
+        names = c.op_names(module)
+        injections = [x for x in injections if x.ops is None or names is None or x.ops & names]
     with c.ctx, ir.Location.unknown():
         tag = c.dump_before("codegen", module)
         try:
@@ -279,8 +328,10 @@ class Compilation:
         self.messages: list[str] = []
         self.sources: dict[str, str] = {}
         self.data = b""
+        self.from_data = False  # the input's bytes were handed in (parsed from memory, not from the file)
         self.reached: str | None = None
         self.dumps = 0
+        self.skipped: list[tuple[str, str]] = []  # guarded steps that found no op to work on
 
     def __enter__(self) -> Compilation:
         return self
@@ -305,7 +356,9 @@ class Compilation:
         return self._result(True, data, self.messages + self.report())
 
     def _result(self, ok: bool, data: bytes, messages: list[str]) -> CompileResult:
-        return CompileResult(ok, data, messages, self.hooks.rewrites or [], dict(self.hooks.seconds))
+        return CompileResult(
+            ok, data, messages, self.hooks.rewrites or [], dict(self.hooks.seconds), list(self.skipped)
+        )
 
     # IREE's side
 
@@ -331,19 +384,22 @@ class Compilation:
                 lines = from_console(err.text())
                 self.messages += [d if isinstance(d, str) else render(d, {}, self.sources) for d in lines]
 
-    def read_input(self) -> None:
-        """Read the input once: it may be a FIFO or /dev/stdin."""
-        try:
-            with open(self.input_path, "rb") as f:
-                self.data = f.read()
-        except OSError as e:
-            raise CompileError(f"cannot open input file '{self.input_path}': {e.strerror}") from None
+    def read_input(self, data: bytes | None = None) -> None:
+        """Read the input once (it may be a FIFO or /dev/stdin), unless ``data`` holds it already."""
+        if data is not None:
+            self.data, self.from_data = data, True
+        else:
+            try:
+                with open(self.input_path, "rb") as f:
+                    self.data = f.read()
+            except OSError as e:
+                raise CompileError(f"cannot open input file '{self.input_path}': {e.strerror}") from None
         self.sources[self.input_path] = self.data.decode(errors="replace")
 
     def parse(self) -> bool:
         from iree.compiler import api
 
-        if stat.S_ISREG(os.stat(self.input_path).st_mode):
+        if not self.from_data and stat.S_ISREG(os.stat(self.input_path).st_mode):
             source = api.Source.open_file(self.session, self.input_path)
         else:
             source = api.Source.wrap_buffer(self.session, self.data, buffer_name=self.input_path)
@@ -374,6 +430,32 @@ class Compilation:
         module = self.inv.export_module()
         self.messages += self.report()
         return module
+
+    def op_names(self, module=None) -> frozenset[str] | None:
+        """The names of the ops in the module (nested ones too), counted by MLIR's op-stats pass in C++: on
+        IREE's side before the module is exported (``module`` None), else on ``module``. None if the count
+        failed: then every guarded step runs."""
+        from ..pipeline.cpp import captured_stderr
+
+        with progress.step("iree", "op names"), self.collector.paused(), captured_stderr() as err:
+            if module is None:
+                ok = self.inv.execute_text_pass_pipeline(OP_STATS)
+            else:
+                from iree.compiler import ir, passmanager
+
+                try:
+                    with self.ctx:
+                        passmanager.PassManager.parse(f"builtin.module({OP_STATS})").run(module.operation)
+                    ok = True
+                except (ValueError, ir.MLIRError):
+                    ok = False
+        text = err.text()
+        if not ok or "{" not in text:
+            return None
+        try:
+            return frozenset(json.loads(text[text.index("{") : text.rindex("}") + 1]))
+        except ValueError:
+            return None
 
     def import_(self, module) -> None:
         """Hand ``module`` back to IREE."""

@@ -108,11 +108,11 @@ def compile_main(argv: list[str]) -> int:
         print(f"opt-py: error: {problem}", file=sys.stderr)
         return 1
     try:
-        result = _compile(args, iree_flags)
+        result, fix_run = _compile(args, iree_flags)
     except OptPyError as e:
         print(f"opt-py: error: {e}", file=sys.stderr)
         return 1
-    return _write(args, iree_flags, result)
+    return _write(args, iree_flags, result, fix_run)
 
 
 def _usage_problem(args, iree_flags) -> str | None:
@@ -127,7 +127,7 @@ def _usage_problem(args, iree_flags) -> str | None:
 
 
 def _compile(args, iree_flags):
-    """Load the plugins, gather the injections and compile (raises OptPyError)."""
+    """Load the plugins, gather the injections and compile (raises OptPyError); (result, what --fixes did)."""
     from ..errors import OptPyError
     from ..iree.codegen import CodegenInjection
     from ..iree.input_conversion import InputInjection
@@ -140,34 +140,42 @@ def _compile(args, iree_flags):
         raise OptPyError("-o OUTPUT is required")
     injections = [Injection.parse(s) for s in args.inject]
     codegen = [CodegenInjection.parse(s) for s in args.inject_codegen]
-    frontend = [InputInjection.parse(s) for s in args.inject_input]
-    if args.fixes is not None:
-        fix_phases, fix_codegen = _fix_injections(args, iree_flags)
-        injections, codegen = fix_phases + injections, fix_codegen + codegen
-    return compile_with_injections(
-        args.input,
-        iree_flags,
-        injections,
-        codegen_injections=codegen,
+    options = dict(
         list_codegen=args.list_codegen_passes,
-        input_injections=frontend,
+        input_injections=[InputInjection.parse(s) for s in args.inject_input],
         list_input=args.list_input_passes,
-        compile_to=args.compile_to,
         output_ir=(args.output or "").endswith(".mlir"),
         dump_dir=args.dump_phases,
         opt_options=OptOptions(debug=args.debug),
         record_rewrites=args.fixes_report,
     )
+    if args.fixes is None:
+        result = compile_with_injections(
+            args.input, iree_flags, injections, codegen_injections=codegen, compile_to=args.compile_to, **options
+        )
+        return result, None
+    from ..iree import fixes
+
+    _note_fixes_left_out(args, iree_flags)
+    return fixes.compile_with_fixes(
+        args.input,
+        iree_flags,
+        args.fixes,
+        injections_after=tuple(injections),
+        codegen_after=tuple(codegen),
+        compile_to=args.compile_to,
+        **options,
+    )
 
 
-def _fix_injections(args, iree_flags):
-    """The injections of the chosen fixes, saying which ``--compile-to`` leaves out."""
+def _note_fixes_left_out(args, iree_flags) -> None:
+    """Say which fixes ``--compile-to`` leaves out: they run after that stop."""
     from ..iree import fixes
 
     chosen = fixes.select(args.fixes)
     fix_phases, fix_codegen = fixes.injections(chosen, iree_flags, args.compile_to)
     every_phase, every_codegen = fixes.injections(chosen, iree_flags)
-    later = [j.phase for j in every_phase if j not in fix_phases]
+    later = list(dict.fromkeys(j.phase for j in every_phase if j not in fix_phases))
     later += ["codegen"] if len(every_codegen) > len(fix_codegen) else []
     if later:
         print(
@@ -175,10 +183,9 @@ def _fix_injections(args, iree_flags):
             f"{', '.join(later)}: they are left out",
             file=sys.stderr,
         )
-    return fix_phases, fix_codegen
 
 
-def _write(args, iree_flags, result) -> int:
+def _write(args, iree_flags, result, fix_run) -> int:
     from .output import write_output
 
     for m in result.messages:
@@ -186,8 +193,7 @@ def _write(args, iree_flags, result) -> int:
     if args.fixes_report:
         from ..iree import fixes
 
-        chosen = fixes.select(args.fixes)
-        print(fixes.report(chosen, iree_flags, result.rewrites, args.compile_to, result.seconds), file=sys.stderr)
+        print(fixes.report(fix_run, iree_flags, result, args.compile_to), file=sys.stderr)
     if not result.ok:
         return 1
     if args.list_codegen_passes or args.list_input_passes:

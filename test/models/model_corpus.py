@@ -51,17 +51,12 @@ class Compiled:
     def get(self, model: Model, target_name: str, inject=(), fixes: bool = False) -> bytes:
         """The module compiled for ``target_name``: stock, with ``inject``, or with opt-py compile --fixes."""
         from opt_py.iree import e2e
-        from opt_py.iree import fixes as fix_table
 
         key = (model.name, target_name, tuple(inject), fixes)
         if key not in self.done:
             target = e2e.TARGETS[target_name]
-            inject_codegen = ()
-            if fixes:
-                fix_inject, inject_codegen = fix_table.specs("all", target.compile_flags)
-                inject = (*fix_inject, *inject)
             try:
-                vmfb = e2e.compile_program(str(model.path), target, inject=inject, inject_codegen=inject_codegen)
+                vmfb = e2e.compile_program(str(model.path), target, inject=inject, fixes="all" if fixes else None)
                 path = self.tmp / f"{model.name}.{target_name}.{len(self.done)}.vmfb"
                 path.write_bytes(vmfb)
                 self.done[key] = path

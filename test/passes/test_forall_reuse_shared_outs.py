@@ -365,3 +365,25 @@ def test_one_row_tiles_fit_the_stack(tmp_path):
     a, b = (rng.standard_normal((8, 16384)).astype(np.float32) for _ in range(2))
     diffs = e2e.compare(e2e.run_runtime(vmfb, cpu, "f", [a, b]), [a * b + a])
     assert all(d.same for d in diffs), e2e.format_report(diffs, "iree", "numpy")
+
+
+def test_fixes_hold_the_pass_back_until_the_stack_overflows(tmp_path):
+    """``--fixes`` holds this pass back (it rewrites tiles stock compiles well, too): the one-row program
+    fails a first compile with the stack overflow it exists for and is compiled again with it, right; a
+    program whose tiles fit is compiled once, without it."""
+    from opt_py.iree import fixes
+
+    cpu = e2e.TARGETS["cpu"]
+    path = tmp_path / "rows.mlir"
+    path.write_text(one_row_tiles(8, 16384))
+    result, run = fixes.compile_with_fixes(str(path), list(cpu.compile_flags))
+    assert result.ok, result.messages
+    assert [f.name for f in run.brought] == [PASS] and "exceeded stack allocation limit" in run.failure
+    assert "compiling again with forall-reuse-shared-outs" in result.messages[0]
+    rng = np.random.default_rng(9)
+    a, b = (rng.standard_normal((8, 16384)).astype(np.float32) for _ in range(2))
+    diffs = e2e.compare(e2e.run_runtime(result.output, cpu, "f", [a, b]), [a * b + a])
+    assert all(d.same for d in diffs), e2e.format_report(diffs, "iree", "numpy")
+    path.write_text(one_row_tiles(8, 1024))
+    result, run = fixes.compile_with_fixes(str(path), list(cpu.compile_flags))
+    assert result.ok and run.brought == [] and PASS in [f.name for f in run.held]
