@@ -23,7 +23,7 @@ import functools
 import re
 
 from iree.compiler import ir
-from iree.compiler.dialects import affine, arith, linalg, tensor
+from iree.compiler.dialects import affine, arith, tensor
 
 from ..authoring import pattern
 from .ir_utils import (
@@ -31,6 +31,7 @@ from .ir_utils import (
     constant_int,
     defined_before,
     defining_op,
+    linalg_dialect,
     operand_segments,
     reassociation,
     same_mixed,
@@ -371,7 +372,7 @@ def copy_unfoldable_collapse_before_store(op, rewriter):
     with rewriter.ip, op.location:
         dims = [tensor.dim(value, arith.constant(ir.IndexType.get(), i)) for i in range(t.rank) if t.is_dynamic_dim(i)]
         empty = tensor.empty(_shape_mixed(t, dims), t.element_type)
-        copy = linalg.copy(value, outs=[empty])
+        copy = linalg_dialect().copy(value, outs=[empty])
         attrs = {name: op.attributes[name] for name in op.attributes}
         ir.Operation.create(STORE, results=[], operands=[copy, *list(op.operands)[1:]], attributes=attrs)
     rewriter.erase_op(op)

@@ -9,6 +9,14 @@ from iree.compiler import ir
 DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
 
 
+def linalg_dialect():
+    """``iree.compiler.dialects.linalg``, imported when a rewrite first builds a linalg op: its OpDSL costs a
+    cold run about 0.2 s, which a fix that finds nothing to rewrite must not pay (docs/reference/fixes.md)."""
+    from iree.compiler.dialects import linalg
+
+    return linalg
+
+
 def operation(x):
     """The ``ir.Operation`` of an op view (or the operation itself)."""
     return x.operation if hasattr(x, "operation") else x

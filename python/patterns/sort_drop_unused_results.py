@@ -20,10 +20,10 @@ copy and not a writable binding: docs/passes/sort-drop-unused-results.md.
 from __future__ import annotations
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, linalg, tensor
+from iree.compiler.dialects import arith, tensor
 
 from ..authoring import pattern
-from .ir_utils import has_uses, operand_segments
+from .ir_utils import has_uses, linalg_dialect, operand_segments
 
 
 def _comparator(op):
@@ -140,4 +140,4 @@ def _working_copy(source):
         else:
             sizes.append(ty.get_dim_size(d))
     empty = tensor.empty(sizes, ty.element_type)
-    return linalg.copy(source, outs=[empty])
+    return linalg_dialect().copy(source, outs=[empty])

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import os
 import sys
@@ -60,6 +62,42 @@ def stub_missing_dialect_modules() -> None:
             continue
         module = types.ModuleType(name, f"opt-py stub: dialect '{ns}' has no Python module")
         sys.modules[name] = module
+    if LINALG not in sys.modules:
+        sys.meta_path.insert(0, _LeanLinalg())
+
+
+LINALG = "iree.compiler.dialects.linalg"
+
+
+class _LeanLinalg(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """The linalg dialect's module as the bindings first import it: its op classes, not its OpDSL.
+
+    Wrapping any linalg op (a pattern rooted on ``linalg.generic`` looking at one) makes the bindings
+    import ``iree.compiler.dialects.linalg``, whose OpDSL (and numpy under it) costs a cold run about
+    0.2 s. This first import gives the generated op and enum classes (what wrapping needs); the first
+    other name read (``linalg.copy``, a rewrite building ops) imports the whole module in its place.
+    Used once: the real module is imported the usual way after it.
+    """
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != LINALG:
+            return None
+        sys.meta_path.remove(self)
+        real = importlib.util.find_spec(fullname)
+        if real is None:
+            return None
+        spec = importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        spec.submodule_search_locations = real.submodule_search_locations
+        return spec
+
+    def create_module(self, spec):
+        return _LeanModule(spec.name)
+
+    def exec_module(self, module):
+        from iree.compiler.dialects import _linalg_enum_gen, _linalg_ops_gen
+
+        for gen in (_linalg_ops_gen, _linalg_enum_gen):  # classes only: the builder functions are OpDSL's
+            module.__dict__.update({k: v for k, v in vars(gen).items() if isinstance(v, type)})
 
 
 class _LazyModule(types.ModuleType):
@@ -69,6 +107,15 @@ class _LazyModule(types.ModuleType):
         if sys.modules.get(self.__name__) is self:
             del sys.modules[self.__name__]
         return getattr(importlib.import_module(self.__name__), name)
+
+
+class _LeanModule(_LazyModule):
+    """A lazy module that has some of its names already: only a public name it lacks imports it whole."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):  # the import system's questions (__file__, ...) are not uses
+            raise AttributeError(name)
+        return super().__getattr__(name)
 
 
 def _compiler_tools_attr(submodules):
