@@ -43,7 +43,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from opt_py.iree.outcomes import crash_site, first_error, signal_name, signal_of, traceback_of
+# the outcome helpers the sweep shares with opt-py fuzz, re-exported for sweep_peer_suites.py and its tests
+from opt_py.iree.outcomes import (  # noqa: F401
+    crash_site,
+    family,
+    first_error,
+    signal_name,
+    signal_of,
+    traceback_of,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER = ROOT.parent / "shared" / "peer"
