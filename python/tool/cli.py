@@ -4,6 +4,7 @@
     opt-py compile INPUT -o OUT.vmfb ...  compile with IREE, passes injected
     opt-py compare INPUT --function F ... compile two ways, run both, diff the outputs
     opt-py check FILE.mlir...             compile IREE check tests, run them, check every expectation
+    opt-py fuzz --out DIR ...             differential fuzzing: stock vs --fixes vs a reference, reduced, bucketed
 
 Nothing is imported up front: the command's entry point is ``client.main``,
 which hands the run to the warm server when one is up (``server.py``) and
@@ -70,7 +71,8 @@ def _build_opt_parser():
         epilog="Subcommands: 'opt-py compile --help' (compile with IREE, passes injected), "
         "'opt-py compare --help' (compile two ways, run both, diff the outputs; --per-dispatch finds the dispatch), "
         "'opt-py bundle --help' (compile the corpus and generated programs for a GPU, to run where it is), "
-        "'opt-py check --help' (compile IREE's check tests and check every expectation).",
+        "'opt-py check --help' (compile IREE's check tests and check every expectation), "
+        "'opt-py fuzz --help' (random programs, stock vs --fixes vs a reference; failures reduced and bucketed).",
     )
     p.add_argument("input", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.add_argument("-o", dest="output", default="-", help="output file (written only on success)")
@@ -265,7 +267,20 @@ def check_main(argv: list[str]) -> int:
     return check(argv)
 
 
-SUBCOMMANDS = {"compile": compile_main, "compare": compare_main, "bundle": bundle_main, "check": check_main}
+def fuzz_main(argv: list[str]) -> int:
+    """``opt-py fuzz``: a differential fuzzing campaign (fuzz/campaign.py)."""
+    from .fuzz import fuzz_main as main
+
+    return main(argv)
+
+
+SUBCOMMANDS = {
+    "compile": compile_main,
+    "compare": compare_main,
+    "bundle": bundle_main,
+    "check": check_main,
+    "fuzz": fuzz_main,
+}
 
 
 if __name__ == "__main__":  # pragma: no cover

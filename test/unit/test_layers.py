@@ -2,7 +2,7 @@
 
 Layers, lowest first: errors and syntax; authoring (what a pass author
 writes against); patterns; passes; pipeline (text -> plan); run (plan x IR
--> IR); iree (compile, codegen, runtime); cases (program generators); tool
+-> IR); iree (compile, codegen, runtime); cases (program generators); fuzz (differential fuzzing campaigns); tool
 (the command) and torch (the PyTorch front door). A module may import its own layer or lower ones, never the
 facade ``opt_py`` itself. Lazy imports inside functions count too: a cycle
 through one is still a cycle for the reader. So do ``importlib.import_module``
@@ -16,7 +16,20 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "python"
-LAYERS = ["errors", "syntax", "authoring", "patterns", "passes", "pipeline", "run", "iree", "cases", "tool", "torch"]
+LAYERS = [
+    "errors",
+    "syntax",
+    "authoring",
+    "patterns",
+    "passes",
+    "pipeline",
+    "run",
+    "iree",
+    "cases",
+    "fuzz",
+    "tool",
+    "torch",
+]
 RANK = {
     "errors": 0,
     "syntax": 0,
@@ -27,8 +40,9 @@ RANK = {
     "run": 5,
     "iree": 6,
     "cases": 7,
-    "tool": 8,
-    "torch": 8,  # the PyTorch front door (opt_py.torch), beside the command
+    "fuzz": 8,  # differential fuzzing campaigns: generators, reducer, engines (opt-py fuzz)
+    "tool": 9,
+    "torch": 9,  # the PyTorch front door (opt_py.torch), beside the command
 }
 
 
