@@ -17,9 +17,11 @@ and the fixes-minus-one variants may be anything), 1 otherwise, 2 for a bundle
 or device that cannot be used.
 
 ``--time`` then times every module with ``iree-benchmark-module`` (the
-runtime wheel ships it), one process per module and round, the variants of a
-case in turn, each round starting with the next, so that a drift of the
-machine falls on all of them alike. Per case it prints each variant's
+runtime wheel ships it), one process per module and round, round by round
+over the cases, the variants of a case one after the other and each round
+starting with the next, so that a drift of the machine falls on all of them
+alike (``--time-limit`` stops it in time on a lent machine, every case
+timed at least once if the first round fits). Per case it prints each variant's
 min/median time per call and its ratio to stock's and to ``fixes``' median (a
 ``fixes-minus-NAME`` faster than ``fixes`` is what NAME costs), then those
 ratios over the cases. A variant whose module is another's, byte for byte
@@ -249,43 +251,68 @@ def _short(text: str) -> str:
     return " ".join(text.split())[:300]
 
 
+def time_cases(tool: str, root: str, cases: list[dict], variants: list[str], device: str, timing: dict) -> list:
+    """Each module of each case timed ``timing['rounds']`` times: round by round over the cases, a case's
+    variants one after the other, each round starting one further. A row per (case, variant) the bundle
+    has: its times, min and median, its median against stock's and fixes', or why it has none. With
+    ``timing['limit']`` (seconds), no run starts after that: the rows say how many rounds they got."""
+    plans = [_plan(case, variants) for case in cases]
+    deadline = time.monotonic() + timing["limit"] if timing.get("limit") else None
+    for r in range(timing["rounds"]):
+        for case, plan in zip(cases, plans):
+            timed = plan["timed"]
+            k = r % len(timed) if timed else 0
+            for v in timed[k:] + timed[:k]:
+                if v in plan["errors"]:
+                    continue  # a module that failed once is not run again
+                if deadline is not None and time.monotonic() > deadline:
+                    return [row for c, p in zip(cases, plans) for row in _rows(c, p, timing["limit"])]
+                got = time_module(tool, root, case, v, device, timing)
+                if "error" in got:
+                    plan["errors"][v] = got["error"]
+                else:
+                    plan["times"][v].append(got["times"])
+                print(
+                    f"{case['name']:34} {v:12} round {r + 1}: "
+                    + (got.get("error") or f"median {statistics.median(got['times']) * 1e3:.4g} ms"),
+                    file=sys.stderr,
+                    flush=True,
+                )
+    return [row for case, plan in zip(cases, plans) for row in _rows(case, plan)]
+
+
 def time_case(tool: str, root: str, case: dict, variants: list[str], device: str, timing: dict) -> list[dict]:
-    """Each variant of ``case`` with a module timed ``timing['rounds']`` times, the variants in turn
-    and each round starting one further; a row per variant the case has (its error if it has no time)."""
+    """``time_cases`` for one case."""
+    return time_cases(tool, root, [case], variants, device, timing)
+
+
+def _plan(case: dict, variants: list[str]) -> dict:
+    """What to time of ``case``: its modules, less those that are another's byte for byte (``same``)."""
     have = [v for v in variants if v in case["modules"]]
     compiled = [v for v in have if "vmfb" in case["modules"][v]]
     same = {v: case["modules"][v].get("same_as") for v in compiled}
     same = {v: s for v, s in same.items() if s in compiled}  # the same bytes as a module timed here
     timed = [v for v in compiled if v not in same]
-    times: dict[str, list] = {v: [] for v in timed}
     errors = {v: "did not compile" for v in have if v not in compiled}
-    for r in range(timing["rounds"]):
-        k = r % len(timed) if timed else 0
-        for v in timed[k:] + timed[:k]:
-            if v in errors:
-                continue  # a module that failed once is not run again
-            got = time_module(tool, root, case, v, device, timing)
-            if "error" in got:
-                errors[v] = got["error"]
-            else:
-                times[v] += got["times"]
-            print(
-                f"{case['name']:34} {v:12} round {r + 1}: "
-                + (got.get("error") or f"median {statistics.median(got['times']) * 1e3:.4g} ms"),
-                file=sys.stderr,
-                flush=True,
-            )
+    return {"have": have, "same": same, "timed": timed, "times": {v: [] for v in timed}, "errors": errors}
+
+
+def _rows(case: dict, plan: dict, limit: float | None = None) -> list[dict]:
     rows = []
-    for v in have:
+    for v in plan["have"]:
         row = {"case": case["name"], "family": case["family"], "variant": v}
         row["leaves_out"] = case["modules"][v].get("leaves_out", [])
-        source = same.get(v, v)
+        source = plan["same"].get(v, v)
         if source != v:
             row["same_as"] = source
-        if source in errors:
-            row["error"] = errors[source]
+        rounds = plan["times"].get(source, [])
+        times = [t for one in rounds for t in one]
+        if source in plan["errors"]:
+            row["error"] = plan["errors"][source]
+        elif not times:
+            row["error"] = f"not timed: the time limit ({limit:g} s) came first"
         else:
-            row.update(times=times[source], min=min(times[source]), median=statistics.median(times[source]))
+            row.update(rounds=len(rounds), times=times, min=min(times), median=statistics.median(times))
         rows.append(row)
     medians = {r["variant"]: r["median"] for r in rows if "median" in r}
     for r in rows:
@@ -331,8 +358,11 @@ def format_timing(rows: list[dict], costs: list[dict]) -> str:
         "| case | variant | min ms | median ms | / stock | / fixes | note |",
         "| --- | --- | ---: | ---: | ---: | ---: | --- |",
     ]
+    full = max((r.get("rounds", 0) for r in rows), default=0)
     for r in rows:
         ms = [f"{r[k] * 1e3:.4g}" if k in r else "" for k in ("min", "median")]
+        if r.get("rounds", full) < full:
+            r = dict(r, error=f"{r['rounds']} of {full} rounds (the time limit)")
         ratios = [f"{r[k]:.3f}x" if k in r else "" for k in ("vs_stock", "vs_fixes")]
         note = r.get("error", "").replace("|", "/")[:120]
         if "same_as" in r:
@@ -395,8 +425,9 @@ def main(argv=None) -> int:
     if a.time:
         worker.shared().close()  # the modules' checks are done: nothing else holds the device while timing
         timing = {"rounds": a.rounds, "reps": a.reps, "min_time": a.min_time, "timeout": a.timeout}
+        timing["limit"] = a.time_limit
         t0 = time.perf_counter()
-        times = [row for case in chosen for row in time_case(tool, root, case, variants, device, timing)]
+        times = time_cases(tool, root, chosen, variants, device, timing)
         costs = fix_costs(times)
         print()
         print(format_timing(times, costs))
@@ -443,6 +474,13 @@ def _parser() -> argparse.ArgumentParser:
         default=0.05,
         metavar="S",
         help="--time: seconds of calls each repetition times at least (and warms up before the first)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=_positive(float),
+        default=None,
+        metavar="S",
+        help="--time: start no run after S seconds of timing (the rows say how many rounds each got)",
     )
     return p
 

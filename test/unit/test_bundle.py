@@ -529,3 +529,40 @@ def test_a_module_another_variant_has_is_stored_and_timed_once(tmp_path):
     )
     assert rows[1]["times"] == rows[0]["times"] and len(rows[0]["times"]) == 2 and rows[1]["same_as"] == "stock"
     assert "the same module as stock: its time" in bundle_run.format_timing(rows, bundle_run.fix_costs(rows))
+
+
+def test_time_goes_round_by_round_over_the_cases_and_stops_at_its_limit(monkeypatch):
+    """The schedule, with iree-benchmark-module stood in for: each round visits every case, a case's
+    variants one after the other, each round starting one further; a module another has byte for byte
+    is not run; ratios are of medians; past --time-limit nothing starts, and the rows say so."""
+    from opt_py.iree import bundle_run
+
+    ms = {"stock": 2e-3, "fixes": 1e-3, "fixes-minus-x": 0.5e-3}
+    calls = []
+
+    def fake(tool, root, case, variant, device, timing):
+        calls.append((case["name"], variant))
+        return {"times": [ms[variant]] * timing["reps"]}
+
+    monkeypatch.setattr(bundle_run, "time_module", fake)
+    mods = {"stock": {"vmfb": "a"}, "fixes": {"vmfb": "b"}, "fixes-minus-x": {"vmfb": "c", "leaves_out": ["x"]}}
+    a = {"name": "a", "family": "f", "modules": mods}
+    b = {"name": "b", "family": "f", "modules": {"stock": {"vmfb": "d"}, "fixes": {"vmfb": "d", "same_as": "stock"}}}
+    variants = ["stock", "fixes", "fixes-minus-x"]
+    timing = {"rounds": 3, "reps": 2, "min_time": 0.01, "timeout": 1}
+    rows = bundle_run.time_cases("tool", "root", [a, b], variants, "local-task", timing)
+    assert calls == [
+        ("a", "stock"), ("a", "fixes"), ("a", "fixes-minus-x"), ("b", "stock"),
+        ("a", "fixes"), ("a", "fixes-minus-x"), ("a", "stock"), ("b", "stock"),
+        ("a", "fixes-minus-x"), ("a", "stock"), ("a", "fixes"), ("b", "stock"),
+    ]  # fmt: skip
+    got = {(r["case"], r["variant"]): r for r in rows}
+    assert got[("a", "fixes")]["vs_stock"] == 0.5 and got[("a", "fixes-minus-x")]["vs_fixes"] == 0.5
+    assert got[("a", "stock")]["rounds"] == 3 and len(got[("a", "stock")]["times"]) == 6
+    assert got[("b", "fixes")]["same_as"] == "stock" and got[("b", "fixes")]["vs_stock"] == 1.0
+    costs = {c["fix"]: c for c in bundle_run.fix_costs(rows)}
+    assert costs["x"]["geomean"] == 2.0 and costs["x"]["same_module"] == 0
+    assert costs["(all: fixes / stock)"]["cases"] == 2 and costs["(all: fixes / stock)"]["same_module"] == 1
+    calls.clear()
+    rows = bundle_run.time_cases("tool", "root", [a, b], variants, "local-task", dict(timing, limit=1e-9))
+    assert calls == [] and all(r["error"] == "not timed: the time limit (1e-09 s) came first" for r in rows)
