@@ -4,12 +4,16 @@
 ``iree-base-runtime`` and numpy can run (``python DIR/run_bundle.py DIR
 --device cuda``, or ``python -m opt_py.iree.bundle_run DIR``): for each case
 its inputs, its reference outputs and one .vmfb per variant (stock IREE, and
-IREE with Python pipelines injected), and manifest.json saying what is what.
+IREE with Python pipelines injected; a module another variant of the case has
+byte for byte is that one's file, ``same_as`` it), and manifest.json saying
+what is what.
 A variant that does not compile is recorded with its error, so the run
-counts it as failed.
+counts it as failed. With ``--fixes-minus-one`` a case also has, for each fix
+that rewrote something in its ``--fixes`` compile, ``fixes-minus-NAME``:
+``--fixes`` without that fix, so that a timed run there shows what each costs.
 
-The cases come from the real-model corpus, found by ``--corpus DIR``
-(default: ``$OPT_PY_CORPUS``, else ``test/models`` under the current
+The cases come from model corpora, found by ``--corpus DIR`` (repeatable;
+default: ``$OPT_PY_CORPUS``, else ``test/models`` under the current
 directory, a checkout's root), and from random program generators, which
 the caller passes in (``bundle_main(argv, generators)``: the command passes
 ``opt_py.cases.generators()``).
@@ -55,16 +59,35 @@ class Generator(Protocol):
 
 @dataclass(frozen=True)
 class Variant:
-    """A way of compiling: stock (no injections), with opt-py's fixes (``--fixes=fixes``) and pipelines."""
+    """A way of compiling: stock (no injections), with opt-py's fixes (``--fixes=fixes``, less the fixes
+    ``leave_out`` names) and pipelines."""
 
     name: str
     inject: tuple[str, ...] = ()
     inject_codegen: tuple[str, ...] = ()
     extra_flags: tuple[str, ...] = ()
     fixes: str | None = None
+    leave_out: tuple[str, ...] = ()
+
+    def described(self) -> dict:
+        """The variant as the manifest lists it."""
+        return {
+            "fixes": self.fixes,
+            "leaves_out": list(self.leave_out),
+            "inject": list(self.inject),
+            "inject_codegen": list(self.inject_codegen),
+            "extra_flags": list(self.extra_flags),
+        }
 
 
 STOCK = Variant("stock")
+FIXES = Variant("fixes", fixes="all")
+MINUS = "fixes-minus-"  # fixes-minus-NAME: --fixes without the fix NAME
+
+
+def minus_one(fix: str) -> Variant:
+    """``--fixes`` without ``fix``, the held-back fixes still held back (fixes.compile_with_fixes' leave_out)."""
+    return Variant(MINUS + fix, fixes=FIXES.fixes, leave_out=(fix,))
 
 
 @dataclass
@@ -85,8 +108,19 @@ class Case:
 
 
 def corpus_cases(root=None, names=None, families=None) -> list[Case]:
-    """The real-model corpus (``root``, default ``default_corpus()``) as bundle cases."""
-    root = default_corpus() if root is None else Path(root)
+    """The model corpus ``root`` (a directory or a list of them; default ``default_corpus()``) as bundle cases."""
+    roots = [default_corpus()] if root is None else [root] if isinstance(root, (str, Path)) else list(root)
+    cases = [c for r in roots for c in _corpus_cases(Path(r), names, families)]
+    repeated = sorted({c.name for c in cases if [d.name for d in cases].count(c.name) > 1})
+    if repeated:
+        raise OptPyError(f"models named alike in {', '.join(map(str, roots))}: {', '.join(repeated)}")
+    missing = set(names or ()) - {c.name for c in cases}
+    if missing:
+        raise OptPyError(f"no such cases in {', '.join(map(str, roots))}: {', '.join(sorted(missing))}")
+    return cases
+
+
+def _corpus_cases(root: Path, names, families) -> list[Case]:
     if not root.is_dir():
         raise OptPyError(
             f"no model corpus at '{root}': give --corpus DIR or set {CORPUS_ENV} "
@@ -111,9 +145,6 @@ def corpus_cases(root=None, names=None, families=None) -> list[Case]:
                 m.get("known", {}),
             )
         )
-    missing = set(names or ()) - {c.name for c in cases}
-    if missing:
-        raise OptPyError(f"no such cases in {root}: {', '.join(sorted(missing))}")
     return cases
 
 
@@ -140,20 +171,29 @@ def _versions() -> dict:
     return out
 
 
-def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(STOCK,), log=None) -> dict:
+def write_bundle(
+    out_dir, cases: list[Case], *, target: str = "cuda", variants=(STOCK,), minus_one_fixes=False, log=None
+) -> dict:
     """Compile every case in every variant for ``target`` into ``out_dir``;
-    returns the manifest (also written as out_dir/manifest.json)."""
+    returns the manifest (also written as out_dir/manifest.json).
+
+    ``minus_one_fixes``: also, per case, ``fixes-minus-NAME`` for each fix that rewrote something in the
+    case's ``fixes`` variant (which must be among ``variants``): where leaving a fix out can differ."""
     from . import e2e
 
     tgt = e2e.TARGETS[target]
     names = [v.name for v in variants]
     if len(set(names)) != len(names):
         raise OptPyError(f"variant names repeat: {names}")
+    if minus_one_fixes and FIXES not in variants:
+        raise OptPyError("the fixes-minus-one variants leave one fix out of the fixes variant: keep it")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     entries = []
+    listed = list(variants)
     for case in cases:
-        entry = _write_case(out, case, tgt, variants, log)
+        entry, minus = _write_case(out, case, tgt, variants, minus_one_fixes, log)
+        listed += [v for v in minus if v not in listed]
         if "stock" in names:  # a generated program's stock outcome is what the bundle measures
             entry["known"]["stock"] = "any" if case.family.startswith("random ") else _stock_expectation(case, target)
         entries.append(entry)
@@ -163,15 +203,7 @@ def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(
         "device": tgt.device,
         "compile_flags": list(tgt.compile_flags),
         "created_with": _versions(),
-        "variants": {
-            v.name: {
-                "fixes": v.fixes,
-                "inject": list(v.inject),
-                "inject_codegen": list(v.inject_codegen),
-                "extra_flags": list(v.extra_flags),
-            }
-            for v in variants
-        },
+        "variants": {v.name: v.described() for v in listed},
         "cases": entries,
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -180,10 +212,9 @@ def write_bundle(out_dir, cases: list[Case], *, target: str = "cuda", variants=(
     return manifest
 
 
-def _write_case(out: Path, case: Case, tgt, variants, log) -> dict:
-    """Write one case's arrays and modules under ``out``; its manifest entry."""
-    from . import e2e
-
+def _write_case(out: Path, case: Case, tgt, variants, minus_one_fixes: bool, log) -> tuple[dict, list[Variant]]:
+    """Write one case's arrays and modules under ``out``: its manifest entry, and the minus-one variants
+    it has (``write_bundle``'s ``minus_one_fixes``)."""
     (out / "cases" / case.name).mkdir(parents=True, exist_ok=True)
     entry = {
         "name": case.name,
@@ -200,26 +231,64 @@ def _write_case(out: Path, case: Case, tgt, variants, log) -> dict:
             rel = f"cases/{case.name}/{kind}{i}.npy"
             np.save(out / rel, np.asarray(a))
             entry["inputs" if kind == "input" else "expected"].append(rel)
+    minus: list[Variant] = []
     for v in variants:
-        rel = f"cases/{case.name}/{v.name}.vmfb"
-        try:
-            vmfb = e2e.compile_program(
-                case.program,
-                tgt,
-                inject=v.inject,
-                inject_codegen=v.inject_codegen,
-                extra_flags=v.extra_flags,
-                fixes=v.fixes,
-            )
-            (out / rel).write_bytes(vmfb)
-            entry["modules"][v.name] = {"vmfb": rel}
-            status = "compiled"
-        except Exception as e:  # noqa: BLE001 - a compile failure is this variant's outcome
-            entry["modules"][v.name] = {"compile_error": first_error(str(e).strip())}
-            status = "compile error"
-        if log:
-            log(f"{case.name:34} {v.name:12} {status}")
-    return entry
+        rewrote = _write_module(out, case, tgt, v, entry, minus_one_fixes and v == FIXES, log)
+        minus += [minus_one(name) for name in rewrote]
+    for v in minus:
+        _write_module(out, case, tgt, v, entry, False, log)
+    return entry, minus
+
+
+def _write_module(out: Path, case: Case, tgt, v: Variant, entry: dict, record: bool, log) -> list[str]:
+    """Compile ``case`` as ``v`` into the bundle and record it in ``entry``; with ``record``, the fixes
+    that rewrote something, in the table's order (also recorded, with their counts)."""
+    from . import e2e, fixes
+
+    rel = f"cases/{case.name}/{v.name}.vmfb"
+    module: dict = {"leaves_out": list(v.leave_out)} if v.leave_out else {}
+    rewrote: dict[str, int] = {}
+    try:
+        result = e2e.compile_result(
+            case.program,
+            tgt,
+            inject=v.inject,
+            inject_codegen=v.inject_codegen,
+            extra_flags=v.extra_flags,
+            fixes=v.fixes,
+            leave_out=v.leave_out,
+            record_rewrites=record,
+        )
+        ok, error = result.ok, "" if result.ok else "\n".join(result.messages)
+    except Exception as e:  # noqa: BLE001 - a compile failure is this variant's outcome
+        ok, error = False, str(e)
+    if ok:
+        same = _same_module(out, entry, result.output)
+        if same:  # one file, timed once there: the bundle is smaller and the device's time goes further
+            module.update(vmfb=entry["modules"][same]["vmfb"], same_as=same)
+        else:
+            (out / rel).write_bytes(result.output)
+            module["vmfb"] = rel
+        if record:
+            for r in result.rewrites:
+                rewrote[r.pass_name] = rewrote.get(r.pass_name, 0) + 1
+            rewrote = {f.name: rewrote[f.name] for f in fixes.FIXES if f.name in rewrote}
+            module["rewrote"] = rewrote
+    else:
+        module["compile_error"] = first_error(error.strip())
+    entry["modules"][v.name] = module
+    if log:
+        status = f"compiled, the same module as {module['same_as']}" if "same_as" in module else "compiled"
+        log(f"{case.name:34} {v.name:12} {status if ok else 'compile error'}")
+    return list(rewrote)
+
+
+def _same_module(out: Path, entry: dict, data: bytes) -> str | None:
+    """The earlier variant of the case whose module has these bytes, if one has."""
+    for name, m in entry["modules"].items():
+        if "vmfb" in m and "same_as" not in m and (out / m["vmfb"]).read_bytes() == data:
+            return name
+    return None
 
 
 def first_error(msg: str) -> str:
@@ -279,17 +348,27 @@ def bundle_main(argv=None, generators: dict[str, Generator] | None = None) -> in
     variants = _variants(a)
     if not variants:
         p.error("no variants: give --inject or drop --no-stock / --no-fixes")
+    if a.fixes_minus_one and a.no_fixes:
+        p.error("--fixes-minus-one leaves one fix out of the fixes variant: drop --no-fixes")
     try:
         cases = _cases(a, generators)
         manifest = write_bundle(
-            a.output, cases, target=a.target, variants=variants, log=lambda s: print(s, file=sys.stderr, flush=True)
+            a.output,
+            cases,
+            target=a.target,
+            variants=variants,
+            minus_one_fixes=a.fixes_minus_one,
+            log=lambda s: print(s, file=sys.stderr, flush=True),
         )
     except OptPyError as e:
         print(f"opt-py: error: {e}", file=sys.stderr)
         return 1
-    failed = sum("compile_error" in m for c in manifest["cases"] for m in c["modules"].values())
+    modules = [m for c in manifest["cases"] for m in c["modules"].values()]
+    failed = sum("compile_error" in m for m in modules)
+    minus = sum("leaves_out" in m for m in modules)
     print(
-        f"wrote {a.output}: {len(manifest['cases'])} cases x {len(variants)} variants for {a.target} "
+        f"wrote {a.output}: {len(manifest['cases'])} cases x {len(variants)} variants"
+        f"{f' and {minus} fixes-minus-one modules' if a.fixes_minus_one else ''} for {a.target} "
         f"({failed} did not compile); run it with: python {os.path.join(a.output, 'run_bundle.py')} "
         f"{a.output} --device {manifest['device']}"
     )
@@ -304,9 +383,11 @@ def _parser(generators) -> argparse.ArgumentParser:
     p.add_argument("--family", action="append", default=None, help="include the models of this family (repeatable)")
     p.add_argument(
         "--corpus",
+        action="append",
         default=None,
         metavar="DIR",
-        help=f"model corpus directory (default: ${CORPUS_ENV}, else {DEFAULT_CORPUS} under the current directory)",
+        help=f"model corpus directory (repeatable; default: ${CORPUS_ENV}, else {DEFAULT_CORPUS} under the "
+        "current directory)",
     )
     p.add_argument("--no-corpus", action="store_true", help="leave out the model corpus")
     p.add_argument(
@@ -328,13 +409,19 @@ def _parser(generators) -> argparse.ArgumentParser:
     p.add_argument("--variant-name", default="opt-py", help="name of the injected variant (default: opt-py)")
     p.add_argument("--no-fixes", action="store_true", help="leave out the 'fixes' variant (opt-py compile --fixes)")
     p.add_argument("--no-stock", action="store_true", help="leave out the stock variant")
+    p.add_argument(
+        "--fixes-minus-one",
+        action="store_true",
+        help="also a variant fixes-minus-NAME per case for each fix that rewrote something in its 'fixes' "
+        "compile: --fixes without that one, to find what each costs",
+    )
     return p
 
 
 def _variants(a) -> list[Variant]:
     variants = [] if a.no_stock else [STOCK]
     if not a.no_fixes:
-        variants.append(Variant("fixes", fixes="all"))
+        variants.append(FIXES)
     if a.inject or a.inject_codegen:
         variants.append(Variant(a.variant_name, tuple(a.inject), tuple(a.inject_codegen)))
     return variants

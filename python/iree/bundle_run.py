@@ -13,7 +13,20 @@ compares each output with the reference at the case's tolerance, prints a
 table per family and variant (right / wrong / failed) and writes
 results.json. Exit status: 0 when every outcome is the expected one (right,
 or the stock failure the bundle records as known; stock on generated programs
-may be anything), 1 otherwise, 2 for a bundle or device that cannot be used.
+and the fixes-minus-one variants may be anything), 1 otherwise, 2 for a bundle
+or device that cannot be used.
+
+``--time`` then times every module with ``iree-benchmark-module`` (the
+runtime wheel ships it), one process per module and round, round by round
+over the cases, the variants of a case one after the other and each round
+starting with the next, so that a drift of the machine falls on all of them
+alike (``--time-limit`` stops it in time on a lent machine, every case
+timed at least once if the first round fits). Per case it prints each variant's
+min/median time per call and its ratio to stock's and to ``fixes``' median (a
+``fixes-minus-NAME`` faster than ``fixes`` is what NAME costs), then those
+ratios over the cases. A variant whose module is another's, byte for byte
+(the bundle says ``same_as``), is timed once, as that one. A module that
+faults or fails there is reported as such, and the rest goes on.
 """
 
 from __future__ import annotations
@@ -22,7 +35,11 @@ import argparse
 import json
 import os
 import platform
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -112,6 +129,10 @@ def load_manifest(root: str) -> dict:
 
 
 def expected_outcome(case: dict, variant: str) -> str:
+    """What ``variant`` of ``case`` should give: the bundle's record, else right; anything for a module
+    that leaves a fix out (that fix may be what makes it right)."""
+    if case["modules"].get(variant, {}).get("leaves_out"):
+        return "any"
     return case.get("known", {}).get(variant, "right")
 
 
@@ -149,6 +170,220 @@ def format_table(rows: list[dict], results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------
+# Timing
+# --------------------------------------------------------------------------
+
+BENCHMARK = "iree-benchmark-module"
+UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def benchmark_tool() -> str | None:
+    """iree-benchmark-module as iree-base-runtime ships it (beside its libraries, where the wheel's own
+    ``iree-benchmark-module`` script finds it), else the one on PATH; None when neither is there."""
+    try:
+        from iree._runtime import libs
+
+        path = os.path.join(libs.library_path, BENCHMARK)
+        if os.access(path, os.X_OK):
+            return path
+    except ImportError:
+        pass
+    return shutil.which(BENCHMARK)
+
+
+def time_module(tool: str, root: str, case: dict, variant: str, device: str, timing: dict) -> dict:
+    """One iree-benchmark-module run of a module: ``{"times": [s per call, one per repetition]}``, or
+    ``{"error": why}`` (a fault, a failing status, a timeout); never an exception."""
+    args = [
+        tool,
+        f"--module={os.path.join(root, case['modules'][variant]['vmfb'])}",
+        f"--device={device}",
+        f"--function={case['function']}",
+        *[f"--input=@{os.path.join(root, p)}" for p in case["inputs"]],
+        f"--benchmark_repetitions={timing['reps']}",
+        f"--benchmark_min_time={timing['min_time']:g}s",
+        f"--benchmark_min_warmup_time={timing['min_time']:g}",  # a cold first call is not a repetition
+        "--benchmark_out_format=json",
+    ]
+    with tempfile.TemporaryDirectory(prefix="bundle-time-") as tmp:
+        out = os.path.join(tmp, "out.json")
+        try:
+            proc = subprocess.run(
+                [*args, f"--benchmark_out={out}"],
+                capture_output=True,
+                text=True,
+                timeout=timing["timeout"],
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return {"error": f"timed out after {timing['timeout']:g} s"}
+        except OSError as e:
+            return {"error": f"{BENCHMARK} did not start: {e}"}
+        if proc.returncode != 0:
+            return {"error": _exit_reason(proc.returncode, proc.stderr or proc.stdout)}
+        try:
+            with open(out) as f:
+                report = json.load(f)
+        except (OSError, ValueError) as e:
+            return {"error": f"no report from {BENCHMARK}: {e}"}
+    runs = [b for b in report.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
+    failed = [b for b in runs if b.get("error_occurred")]
+    if failed or not runs:
+        return {"error": _short(failed[0].get("error_message", "") if failed else f"{BENCHMARK} timed nothing")}
+    return {"times": [b["real_time"] * UNITS[b.get("time_unit", "ns")] for b in runs]}
+
+
+def _exit_reason(code: int, text: str) -> str:
+    import signal
+
+    if code < 0:
+        try:
+            return f"faulted: {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    lines = [line for line in text.splitlines() if line.strip()]
+    detail = next((line for line in lines if "error" in line.lower()), lines[-1] if lines else "")
+    return _short(f"exit status {code}: {detail}")
+
+
+def _short(text: str) -> str:
+    return " ".join(text.split())[:300]
+
+
+def time_cases(tool: str, root: str, cases: list[dict], variants: list[str], device: str, timing: dict) -> list:
+    """Each module of each case timed ``timing['rounds']`` times: round by round over the cases, a case's
+    variants one after the other, each round starting one further. A row per (case, variant) the bundle
+    has: its times, min and median, its median against stock's and fixes', or why it has none. With
+    ``timing['limit']`` (seconds), no run starts after that: the rows say how many rounds they got."""
+    plans = [_plan(case, variants) for case in cases]
+    deadline = time.monotonic() + timing["limit"] if timing.get("limit") else None
+    for r in range(timing["rounds"]):
+        for case, plan in zip(cases, plans):
+            timed = plan["timed"]
+            k = r % len(timed) if timed else 0
+            for v in timed[k:] + timed[:k]:
+                if v in plan["errors"]:
+                    continue  # a module that failed once is not run again
+                if deadline is not None and time.monotonic() > deadline:
+                    return [row for c, p in zip(cases, plans) for row in _rows(c, p, timing["limit"])]
+                got = time_module(tool, root, case, v, device, timing)
+                if "error" in got:
+                    plan["errors"][v] = got["error"]
+                else:
+                    plan["times"][v].append(got["times"])
+                print(
+                    f"{case['name']:34} {v:12} round {r + 1}: "
+                    + (got.get("error") or f"median {statistics.median(got['times']) * 1e3:.4g} ms"),
+                    file=sys.stderr,
+                    flush=True,
+                )
+    return [row for case, plan in zip(cases, plans) for row in _rows(case, plan)]
+
+
+def time_case(tool: str, root: str, case: dict, variants: list[str], device: str, timing: dict) -> list[dict]:
+    """``time_cases`` for one case."""
+    return time_cases(tool, root, [case], variants, device, timing)
+
+
+def _plan(case: dict, variants: list[str]) -> dict:
+    """What to time of ``case``: its modules, less those that are another's byte for byte (``same``)."""
+    have = [v for v in variants if v in case["modules"]]
+    compiled = [v for v in have if "vmfb" in case["modules"][v]]
+    same = {v: case["modules"][v].get("same_as") for v in compiled}
+    same = {v: s for v, s in same.items() if s in compiled}  # the same bytes as a module timed here
+    timed = [v for v in compiled if v not in same]
+    errors = {v: "did not compile" for v in have if v not in compiled}
+    return {"have": have, "same": same, "timed": timed, "times": {v: [] for v in timed}, "errors": errors}
+
+
+def _rows(case: dict, plan: dict, limit: float | None = None) -> list[dict]:
+    rows = []
+    for v in plan["have"]:
+        row = {"case": case["name"], "family": case["family"], "variant": v}
+        row["leaves_out"] = case["modules"][v].get("leaves_out", [])
+        source = plan["same"].get(v, v)
+        if source != v:
+            row["same_as"] = source
+        rounds = plan["times"].get(source, [])
+        times = [t for one in rounds for t in one]
+        if source in plan["errors"]:
+            row["error"] = plan["errors"][source]
+        elif not times:
+            row["error"] = f"not timed: the time limit ({limit:g} s) came first"
+        else:
+            row.update(rounds=len(rounds), times=times, min=min(times), median=statistics.median(times))
+        rows.append(row)
+    medians = {r["variant"]: r["median"] for r in rows if "median" in r}
+    for r in rows:
+        for base in ("stock", "fixes"):
+            if "median" in r and base in medians:
+                r[f"vs_{base}"] = r["median"] / medians[base]
+    return rows
+
+
+def fix_costs(rows: list[dict]) -> list[dict]:
+    """Per fix, over the cases where ``fixes`` and ``fixes-minus-NAME`` both have a time: ``fixes`` over
+    ``fixes-minus-NAME`` (above 1: the fix makes the module slower), its geometric mean, the worst case
+    and how many pairs are one module (1 by construction); first, ``fixes`` over stock the same way."""
+    source = {(r["case"], r["variant"]): r.get("same_as", r["variant"]) for r in rows}
+    pairs: dict[str, list] = {}
+    for r in rows:
+        if "vs_fixes" in r and len(r["leaves_out"]) == 1:
+            same = source[(r["case"], r["variant"])] == source[(r["case"], "fixes")]
+            pairs.setdefault(r["leaves_out"][0], []).append((r["case"], 1.0 / r["vs_fixes"], same))
+        if r["variant"] == "fixes" and "vs_stock" in r:
+            same = source[(r["case"], "fixes")] == source[(r["case"], "stock")]
+            pairs.setdefault("", []).append((r["case"], r["vs_stock"], same))
+    out = []
+    for name in sorted(pairs, key=lambda n: (n != "", n)):
+        ratios = pairs[name]
+        worst = max(ratios, key=lambda p: p[1])
+        out.append(
+            {
+                "fix": name or "(all: fixes / stock)",
+                "cases": len(ratios),
+                "same_module": sum(same for _, _, same in ratios),
+                "geomean": float(np.exp(np.mean(np.log([x for _, x, _ in ratios])))),
+                "worst": worst[1],
+                "worst_case": worst[0],
+            }
+        )
+    return out
+
+
+def format_timing(rows: list[dict], costs: list[dict]) -> str:
+    """The timing table (per case, each variant against stock and fixes) and the fixes' costs."""
+    lines = [
+        "| case | variant | min ms | median ms | / stock | / fixes | note |",
+        "| --- | --- | ---: | ---: | ---: | ---: | --- |",
+    ]
+    full = max((r.get("rounds", 0) for r in rows), default=0)
+    for r in rows:
+        ms = [f"{r[k] * 1e3:.4g}" if k in r else "" for k in ("min", "median")]
+        if r.get("rounds", full) < full:
+            r = dict(r, error=f"{r['rounds']} of {full} rounds (the time limit)")
+        ratios = [f"{r[k]:.3f}x" if k in r else "" for k in ("vs_stock", "vs_fixes")]
+        note = r.get("error", "").replace("|", "/")[:120]
+        if "same_as" in r:
+            note = f"the same module as {r['same_as']}: its time" + (f"; {note}" if note else "")
+        lines.append(f"| {r['case']} | {r['variant']} | {' | '.join(ms)} | {' | '.join(ratios)} | {note} |")
+    if costs:
+        lines += [
+            "",
+            "What each fix costs: fixes / fixes-minus-NAME (median time per call; above 1: slower with it)",
+            "",
+            "| fix | cases | of them one module | geomean | worst | worst case |",
+            "| --- | ---: | ---: | ---: | ---: | --- |",
+        ]
+        for c in costs:
+            lines.append(
+                f"| {c['fix']} | {c['cases']} | {c['same_module']} | {c['geomean']:.3f}x | {c['worst']:.3f}x "
+                f"| {c['worst_case']} |"
+            )
+    return "\n".join(lines)
+
+
 def _runtime_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -174,19 +409,30 @@ def main(argv=None) -> int:
     if problem:
         print(f"bundle_run: error: cannot open device '{device}': {problem}", file=sys.stderr)
         return 2
+    tool = benchmark_tool() if a.time else None
+    if a.time and tool is None:
+        print(f"bundle_run: error: --time needs {BENCHMARK} (iree-base-runtime ships it)", file=sys.stderr)
+        return 2
     runtime = _runtime_version()
     compiler = manifest.get("created_with", {}).get("iree-base-compiler")
     if compiler and runtime != "unknown" and compiler.split(".")[:2] != runtime.split(".")[:2]:
         print(f"bundle_run: warning: modules from iree-base-compiler {compiler}, runtime is {runtime}", file=sys.stderr)
-    results = [
-        _run_logged(root, case, v, device, a)
-        for case in manifest["cases"]
-        if not a.case or case["name"] in a.case
-        for v in variants
-        if v in case["modules"]
-    ]
+    chosen = [case for case in manifest["cases"] if not a.case or case["name"] in a.case]
+    results = [_run_logged(root, case, v, device, a) for case in chosen for v in variants if v in case["modules"]]
     rows = summarize(results, variants)
     print(format_table(rows, results))
+    timed = None
+    if a.time:
+        worker.shared().close()  # the modules' checks are done: nothing else holds the device while timing
+        timing = {"rounds": a.rounds, "reps": a.reps, "min_time": a.min_time, "timeout": a.timeout}
+        timing["limit"] = a.time_limit
+        t0 = time.perf_counter()
+        times = time_cases(tool, root, chosen, variants, device, timing)
+        costs = fix_costs(times)
+        print()
+        print(format_timing(times, costs))
+        timed = {**timing, "tool": tool, "seconds": round(time.perf_counter() - t0, 1), "rows": times}
+        timed["fix_costs"] = costs
     surprises = [r for r in results if not r["as_expected"]]
     out = {
         "bundle": root,
@@ -200,6 +446,8 @@ def main(argv=None) -> int:
         "results": results,
         "surprises": len(surprises),
     }
+    if timed is not None:
+        out["timing"] = timed
     with open(a.results or os.path.join(root, "results.json"), "w") as f:
         json.dump(out, f, indent=2)
         f.write("\n")
@@ -215,7 +463,39 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--isolate", action="store_true", help="run each module in a child process of its own")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per module (its two calls)")
     p.add_argument("-o", "--results", default=None, help="results file (default: DIR/results.json)")
+    p.add_argument("--time", action="store_true", help=f"then time every module with {BENCHMARK}")
+    p.add_argument("--rounds", type=_positive(int), default=3, help="--time: rounds over each case's variants")
+    p.add_argument(
+        "--reps", type=_positive(int), default=3, help=f"--time: repetitions in each {BENCHMARK} run (a round)"
+    )
+    p.add_argument(
+        "--min-time",
+        type=_positive(float),
+        default=0.05,
+        metavar="S",
+        help="--time: seconds of calls each repetition times at least (and warms up before the first)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=_positive(float),
+        default=None,
+        metavar="S",
+        help="--time: start no run after S seconds of timing (the rows say how many rounds each got)",
+    )
     return p
+
+
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got '{text}'")
+        return value
+
+    return parse
 
 
 def _device_problem(device: str) -> str | None:

@@ -67,6 +67,34 @@ def compile_program(
 ) -> bytes:
     """The .vmfb of ``path`` for ``target`` with the injections (opt-py compile), after ``--fixes=fixes``
     when given; ``after_phase``: see ``phases.compile_with_injections``."""
+    result = compile_result(
+        path,
+        target,
+        inject=inject,
+        inject_codegen=inject_codegen,
+        extra_flags=extra_flags,
+        after_phase=after_phase,
+        fixes=fixes,
+    )
+    if not result.ok:
+        raise OptPyError("compilation failed:\n" + "\n".join(result.messages))
+    return result.output
+
+
+def compile_result(
+    path: str,
+    target: Target,
+    *,
+    inject=(),
+    inject_codegen=(),
+    extra_flags=(),
+    after_phase=None,
+    fixes=None,
+    leave_out=(),
+    record_rewrites=False,
+):
+    """``compile_program``'s compile, its ``phases.CompileResult`` as it is (failed or not); ``leave_out``
+    and ``record_rewrites``: see ``fixes.compile_with_fixes`` and ``phases.compile_with_injections``."""
     from .codegen import CodegenInjection
     from .phases import Injection, compile_with_injections
 
@@ -74,16 +102,22 @@ def compile_program(
     phase = [Injection.parse(s) for s in inject]
     codegen = [CodegenInjection.parse(s) for s in inject_codegen]
     if fixes is None:
-        result = compile_with_injections(path, flags, phase, codegen_injections=codegen, after_phase=after_phase)
-    else:
-        from .fixes import compile_with_fixes
-
-        result, _ = compile_with_fixes(
-            path, flags, fixes, injections_after=tuple(phase), codegen_after=tuple(codegen), after_phase=after_phase
+        return compile_with_injections(
+            path, flags, phase, codegen_injections=codegen, after_phase=after_phase, record_rewrites=record_rewrites
         )
-    if not result.ok:
-        raise OptPyError("compilation failed:\n" + "\n".join(result.messages))
-    return result.output
+    from .fixes import compile_with_fixes
+
+    result, _ = compile_with_fixes(
+        path,
+        flags,
+        fixes,
+        injections_after=tuple(phase),
+        codegen_after=tuple(codegen),
+        after_phase=after_phase,
+        leave_out=tuple(leave_out),
+        record_rewrites=record_rewrites,
+    )
+    return result
 
 
 WORKGROUP_MEMORY_LIMIT = 65536  # bytes, gfx942 and sm_80 (IREE's target info)

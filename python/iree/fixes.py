@@ -365,16 +365,20 @@ def compile_with_fixes(
     injections_after: tuple = (),
     codegen_after: tuple = (),
     compile_to: str | None = None,
+    leave_out: tuple[str, ...] = (),
     **compile_options,
 ) -> tuple[CompileResult, FixRun]:
     """Compile with the fixes ``spec`` names (``--fixes=spec``), then the caller's injections at each point.
 
     With every fix (``all``), the held-back ones (``Fix.failure``) are left out of the compile; if it fails
     with the failure one of them exists for, the program is compiled again with those too, until it
-    compiles or no held-back fix answers its error. Named fixes all run in the first compile."""
+    compiles or no held-back fix answers its error. Named fixes all run in the first compile.
+    ``leave_out``: fixes dropped from ``spec``, the others run as ``spec`` runs them (with ``all``, the
+    held-back ones still held back): ``--fixes`` minus one, to find what one fix costs (opt-py bundle)."""
     from .phases import compile_with_injections
 
-    run = FixRun(select(spec))
+    dropped = {f.name for f in select(",".join(leave_out))} if leave_out else set()
+    run = FixRun([f for f in select(spec) if f.name not in dropped])
     if spec in ("", "all"):
         run.held = [f for f in run.chosen if f.failure and applies(f, iree_flags, compile_to)]
     data = None

@@ -19,6 +19,7 @@ from opt_py.iree import bundle
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "models"
+LIBRARY = ROOT / "library_models"
 PLUGIN_SITE = ROOT / "plugins" / "site"
 OPT_PY_PATH = os.path.dirname(os.path.dirname(os.path.abspath(opt_py.__file__)))  # where opt_py is found
 
@@ -146,6 +147,7 @@ def test_copied_runner_needs_no_opt_py(cpu_bundle, tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     got = json.loads(results.read_text())
     assert got["surprises"] == 0 and got["device"] == "local-task"
+    assert "timing" not in got and "| case | variant | min ms" not in proc.stdout  # no --time, no timing
     assert {(r["case"], r["outcome"]) for r in got["results"]} == {
         ("moe_router", "wrong"),
         ("softmax_masked_gate", "right"),
@@ -378,3 +380,189 @@ def test_opt_py_bundle_topk_generator_runs_right(tmp_path):
     assert bundle_run.main([str(out), "-o", str(tmp_path / "r.json")]) == 0
     results = json.loads((tmp_path / "r.json").read_text())["results"]
     assert len(results) == 6 and {r["outcome"] for r in results if r["variant"] == "fixes"} == {"right"}
+
+
+# --------------------------------------------------------------------------
+# fixes-minus-one variants and timing
+# --------------------------------------------------------------------------
+
+QUICK = ["--rounds", "2", "--reps", "1", "--min-time", "0.005"]  # seconds, not a measurement
+
+
+@pytest.fixture(scope="module")
+def minus_bundle(tmp_path_factory):
+    """The MoE router for cpu with --fixes and a fixes-minus-NAME per fix that rewrote it."""
+    out = tmp_path_factory.mktemp("minus")
+    cases = bundle.corpus_cases(CORPUS, names=["moe_router"])
+    manifest = bundle.write_bundle(out, cases, target="cpu", variants=[bundle.FIXES], minus_one_fixes=True)
+    return out, manifest
+
+
+def test_a_variant_per_fix_that_rewrote_the_case(minus_bundle):
+    """Only the fixes that rewrote something in the case's --fixes compile get a variant without them;
+    the manifest says, per case, which fix each leaves out and what the fixes rewrote."""
+    out, manifest = minus_bundle
+    (case,) = manifest["cases"]
+    rewrote = case["modules"]["fixes"]["rewrote"]
+    assert rewrote == {"sort-slice-to-topk": 1, "clone-splat-dispatch-per-tied-use": 1}
+    minus = {v: m for v, m in case["modules"].items() if v != "fixes"}
+    assert {v: m["leaves_out"] for v, m in minus.items()} == {f"fixes-minus-{name}": [name] for name in rewrote}
+    assert all(
+        (out / m["vmfb"]).read_bytes() != (out / case["modules"]["fixes"]["vmfb"]).read_bytes() for m in minus.values()
+    )
+    assert manifest["variants"]["fixes-minus-sort-slice-to-topk"]["leaves_out"] == ["sort-slice-to-topk"]
+    assert manifest["variants"]["fixes"]["leaves_out"] == []
+
+
+def test_minus_one_needs_the_fixes_variant(tmp_path):
+    with pytest.raises(bundle.OptPyError, match="keep it"):
+        bundle.write_bundle(tmp_path, [], target="cpu", variants=[bundle.STOCK], minus_one_fixes=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "opt_py", "bundle", "-o", str(tmp_path), "--no-fixes", "--fixes-minus-one"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2 and "drop --no-fixes" in proc.stderr
+
+
+def test_time_gives_every_module_a_time_against_fixes_and_each_fix_its_cost(minus_bundle, tmp_path):
+    """run_bundle.py --time (only the runtime and numpy: opt_py and the compiler blocked): each variant's
+    times, its median against fixes', and per fix fixes / fixes-minus-NAME, also in results.json."""
+    out, _ = minus_bundle
+    results = tmp_path / "r.json"
+    proc = run_without_compiler(
+        str(out / "run_bundle.py"),
+        str(out),
+        "--time",
+        *QUICK,
+        "-o",
+        str(results),
+        pythonpath="",
+        block=("iree.compiler", "opt_py"),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    timing = json.loads(results.read_text())["timing"]
+    assert (timing["rounds"], timing["reps"]) == (2, 1) and os.path.basename(timing["tool"]) == "iree-benchmark-module"
+    rows = {r["variant"]: r for r in timing["rows"]}
+    assert set(rows) == {"fixes", "fixes-minus-sort-slice-to-topk", "fixes-minus-clone-splat-dispatch-per-tied-use"}
+    for r in rows.values():
+        assert len(r["times"]) == 2 and 0 < r["min"] <= r["median"] < 1, r
+        assert r["vs_fixes"] == pytest.approx(r["median"] / rows["fixes"]["median"]) and "vs_stock" not in r
+    costs = {c["fix"]: c for c in timing["fix_costs"]}
+    assert set(costs) == {"sort-slice-to-topk", "clone-splat-dispatch-per-tied-use"}
+    assert costs["sort-slice-to-topk"]["geomean"] == pytest.approx(
+        1 / rows["fixes-minus-sort-slice-to-topk"]["vs_fixes"]
+    )
+    assert "| moe_router | fixes | " in proc.stdout and "| sort-slice-to-topk | 1 | " in proc.stdout
+
+
+def test_time_reports_a_module_that_faults_or_cannot_load_and_goes_on(cpu_bundle, tmp_path):
+    """A module iree-benchmark-module cannot run is that module's error in the table, not the runner's end
+    (the check counts it failed: exit 1); a tool that dies of a signal is reported as a fault."""
+    from opt_py.iree import bundle_run
+
+    out, manifest = cpu_bundle
+    case = next(c for c in manifest["cases"] if c["name"] == "gather_dim1")
+    case = dict(case, modules={"stock": case["modules"]["stock"], "broken": {"vmfb": "cases/gather_dim1/broken.vmfb"}})
+    (tmp_path / "cases" / "gather_dim1").mkdir(parents=True)
+    for rel in case["inputs"] + case["expected"] + [case["modules"]["stock"]["vmfb"]]:
+        (tmp_path / rel).write_bytes((out / rel).read_bytes())
+    (tmp_path / case["modules"]["broken"]["vmfb"]).write_bytes(b"not a module")
+    (tmp_path / "manifest.json").write_text(json.dumps(dict(manifest, cases=[case])))
+    proc = run_without_compiler(
+        str(out / "run_bundle.py"), str(tmp_path), "--time", *QUICK, pythonpath="", block=("iree.compiler", "opt_py")
+    )
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
+    rows = {r["variant"]: r for r in json.loads((tmp_path / "results.json").read_text())["timing"]["rows"]}
+    assert len(rows["stock"]["times"]) == 2 and rows["stock"]["vs_stock"] == 1.0
+    assert rows["broken"]["error"].startswith("exit status ") and "times" not in rows["broken"]
+    assert "| gather_dim1 | broken |  |  |  |  | exit status " in proc.stdout
+    segv = tmp_path / "segv"
+    segv.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    segv.chmod(0o755)
+    timing = {"rounds": 1, "reps": 1, "min_time": 0.005, "timeout": 60}
+    assert bundle_run.time_module(str(segv), str(out), case, "stock", "local-task", timing) == {
+        "error": "faulted: SIGSEGV"
+    }
+
+
+def test_corpora_can_be_several_and_their_names_must_differ():
+    cases = bundle.corpus_cases([CORPUS, LIBRARY], names=["gather_dim1", "vit_sdpa_dyn"])
+    assert [c.name for c in cases] == ["gather_dim1", "vit_sdpa_dyn"]
+    with pytest.raises(bundle.OptPyError, match="models named alike in .*: gather_dim1"):
+        bundle.corpus_cases([CORPUS, CORPUS], names=["gather_dim1"])
+    with pytest.raises(bundle.OptPyError, match="no such cases in .*: nope"):
+        bundle.corpus_cases([CORPUS, LIBRARY], names=["nope"])
+
+
+@pytest.mark.slow
+def test_minus_one_variants_of_the_corpus_for_cuda(tmp_path):
+    """The model corpus for cuda with --fixes-minus-one: a fixes-minus-NAME for each fix that rewrote the
+    case and no other, each compiled or recorded with its error."""
+    manifest = bundle.write_bundle(
+        tmp_path, bundle.corpus_cases(CORPUS), target="cuda", variants=[bundle.FIXES], minus_one_fixes=True
+    )
+    some = 0
+    for case in manifest["cases"]:
+        rewrote = case["modules"]["fixes"].get("rewrote", {})
+        minus = {v: m for v, m in case["modules"].items() if v != "fixes"}
+        assert sorted(m["leaves_out"][0] for m in minus.values()) == sorted(rewrote), case["name"]
+        assert all(("vmfb" in m) != ("compile_error" in m) for m in minus.values())
+        some += len(minus)
+    assert some > 0
+
+
+def test_a_module_another_variant_has_is_stored_and_timed_once(tmp_path):
+    """Two variants compiling to the same bytes share one file (``same_as``) and one timing, said so."""
+    from opt_py.iree import bundle_run
+
+    cases = bundle.corpus_cases(CORPUS, names=["gather_dim1"])
+    manifest = bundle.write_bundle(tmp_path, cases, target="cpu", variants=[bundle.STOCK, bundle.Variant("again")])
+    (case,) = manifest["cases"]
+    assert case["modules"]["again"] == {"vmfb": case["modules"]["stock"]["vmfb"], "same_as": "stock"}
+    assert sorted(p.name for p in (tmp_path / "cases" / "gather_dim1").glob("*.vmfb")) == ["stock.vmfb"]
+    timing = {"rounds": 2, "reps": 1, "min_time": 0.005, "timeout": 60}
+    rows = bundle_run.time_case(
+        bundle_run.benchmark_tool(), str(tmp_path), case, ["stock", "again"], "local-task", timing
+    )
+    assert rows[1]["times"] == rows[0]["times"] and len(rows[0]["times"]) == 2 and rows[1]["same_as"] == "stock"
+    assert "the same module as stock: its time" in bundle_run.format_timing(rows, bundle_run.fix_costs(rows))
+
+
+def test_time_goes_round_by_round_over_the_cases_and_stops_at_its_limit(monkeypatch):
+    """The schedule, with iree-benchmark-module stood in for: each round visits every case, a case's
+    variants one after the other, each round starting one further; a module another has byte for byte
+    is not run; ratios are of medians; past --time-limit nothing starts, and the rows say so."""
+    from opt_py.iree import bundle_run
+
+    ms = {"stock": 2e-3, "fixes": 1e-3, "fixes-minus-x": 0.5e-3}
+    calls = []
+
+    def fake(tool, root, case, variant, device, timing):
+        calls.append((case["name"], variant))
+        return {"times": [ms[variant]] * timing["reps"]}
+
+    monkeypatch.setattr(bundle_run, "time_module", fake)
+    mods = {"stock": {"vmfb": "a"}, "fixes": {"vmfb": "b"}, "fixes-minus-x": {"vmfb": "c", "leaves_out": ["x"]}}
+    a = {"name": "a", "family": "f", "modules": mods}
+    b = {"name": "b", "family": "f", "modules": {"stock": {"vmfb": "d"}, "fixes": {"vmfb": "d", "same_as": "stock"}}}
+    variants = ["stock", "fixes", "fixes-minus-x"]
+    timing = {"rounds": 3, "reps": 2, "min_time": 0.01, "timeout": 1}
+    rows = bundle_run.time_cases("tool", "root", [a, b], variants, "local-task", timing)
+    assert calls == [
+        ("a", "stock"), ("a", "fixes"), ("a", "fixes-minus-x"), ("b", "stock"),
+        ("a", "fixes"), ("a", "fixes-minus-x"), ("a", "stock"), ("b", "stock"),
+        ("a", "fixes-minus-x"), ("a", "stock"), ("a", "fixes"), ("b", "stock"),
+    ]  # fmt: skip
+    got = {(r["case"], r["variant"]): r for r in rows}
+    assert got[("a", "fixes")]["vs_stock"] == 0.5 and got[("a", "fixes-minus-x")]["vs_fixes"] == 0.5
+    assert got[("a", "stock")]["rounds"] == 3 and len(got[("a", "stock")]["times"]) == 6
+    assert got[("b", "fixes")]["same_as"] == "stock" and got[("b", "fixes")]["vs_stock"] == 1.0
+    costs = {c["fix"]: c for c in bundle_run.fix_costs(rows)}
+    assert costs["x"]["geomean"] == 2.0 and costs["x"]["same_module"] == 0
+    assert costs["(all: fixes / stock)"]["cases"] == 2 and costs["(all: fixes / stock)"]["same_module"] == 1
+    calls.clear()
+    rows = bundle_run.time_cases("tool", "root", [a, b], variants, "local-task", dict(timing, limit=1e-9))
+    assert calls == [] and all(r["error"] == "not timed: the time limit (1e-09 s) came first" for r in rows)

@@ -243,3 +243,20 @@ def test_the_report_names_each_fix_and_what_it_rewrote_where():
 def test_the_report_needs_the_fixes():
     proc = opt_py("compile", "test/models/moe_router/model.mlir", "--fixes-report", "-o", "/dev/null", *CPU)
     assert proc.returncode == 1 and "--fixes-report reports what --fixes did: give --fixes too" in proc.stderr
+
+
+def test_leaving_one_fix_out_keeps_the_others_as_all_runs_them():
+    """``leave_out`` (opt-py bundle's fixes-minus-NAME variants): the MoE router without sort-slice-to-topk
+    rewrites only its scatter, and the held-back fixes stay held back, which naming the other fixes in a
+    spec would not do (a named fix always runs); an unknown name is an error."""
+    path = "test/models/moe_router/model.mlir"
+    result, run = fixes.compile_with_fixes(path, CPU, record_rewrites=True, leave_out=("sort-slice-to-topk",))
+    assert result.ok, result.messages
+    assert {r.pass_name for r in result.rewrites} == {"clone-splat-dispatch-per-tied-use"}
+    assert "sort-slice-to-topk" not in [f.name for f in run.chosen]
+    assert [f.name for f in run.held] == ["forall-reuse-shared-outs"]
+    named = ",".join(f.name for f in fixes.FIXES if f.name != "sort-slice-to-topk")
+    _, by_name = fixes.compile_with_fixes("examples/addi.mlir", CPU, named)
+    assert by_name.held == [] and "forall-reuse-shared-outs" in [f.name for f in by_name.chosen]
+    with pytest.raises(CompileError, match="unknown fix\\(es\\) nope"):
+        fixes.compile_with_fixes(path, CPU, leave_out=("nope",))
