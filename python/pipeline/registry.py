@@ -55,6 +55,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-index-put-bool-mask": "torch_index_put_bool_mask:TorchIndexPutBoolMask",
     "torch-adaptive-max-pool2d-as-3d": "torch_adaptive_max_pool2d_as_3d:TorchAdaptiveMaxPool2dAs3d",
     "torch-decompose-weight-norm": "torch_decompose_weight_norm:TorchDecomposeWeightNorm",
+    "torch-mutable-int-import-signless": "torch_mutable_int_import_signless:TorchMutableIntImportSignless",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
