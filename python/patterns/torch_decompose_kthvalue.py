@@ -17,11 +17,10 @@ equal to that value (NaN matching NaN), the value read back from there (so
 -0.0 and 0.0 come back as stored). torch leaves which of equal values' indices
 it returns unspecified.
 
-Left alone, with the reason: ``k``, ``dim`` or ``keepdim`` not constants; an
-input that is not a ranked value tensor of an integer or float dtype of
-``torch_ir``'s table; ``k < 1`` over a dynamic size (torch raises; for a static
-one torch-mlir's verifier does, as for ``dim`` out of range and bool inputs);
-results typed otherwise.
+Left alone, with the reason: ``k``, ``dim`` or ``keepdim`` not constants; not a
+ranked integer or float tensor of ``torch_ir``'s table; ``k < 1`` over a dynamic
+size (torch-mlir's verifier refuses the rest torch raises for); results typed
+otherwise.
 """
 
 from __future__ import annotations

@@ -1,34 +1,24 @@
-"""Patterns on ``torch.aten.index_put`` with a boolean mask among its indices: forms whose shapes do not
-depend on how many elements the mask selects.
+"""Patterns on ``torch.aten.index_put`` with a bool mask among its indices: forms whose shapes do not depend on
+how many elements the mask selects.
 
-torch-mlir turns a mask index into ``nonzero(mask)``, a tensor of a data-dependent
-length, and then into a scatter; IREE's ``iree_linalg_ext.scatter`` wants the
-update's leading dims to equal the indices' exactly, static or dynamic alike,
-so a program fails where the values have a static length for that count
-(``x[mask] = feats`` with ``feats`` ``[3, D]``, a mask beside an integer index):
-``'iree_linalg_ext.scatter' op mismatch in shape of indices and update value``.
-A mask after a ``None`` (``x[:, mask] = v``) is not decomposed at all (torch-mlir
-matches the mask against the wrong dims) and fails on its operands.
+torch-mlir turns the mask into ``nonzero(mask)`` (a data-dependent length) and a
+scatter, which IREE's ``iree_linalg_ext.scatter`` refuses where the values have
+a static length for that count (``x[mask] = feats``, a mask beside an integer
+index): ``mismatch in shape of indices and update value``. A mask after a
+``None`` (``x[:, mask] = v``) is not decomposed at all and fails on its operands.
 
-``mask_put_as_where``: the mask the only tensor index and the values
-broadcast over the selected elements (no count dim, or one of size 1: ``x[mask]
-= 0.0``, ``h[mask] = embedding``): every selected element takes the value at
-its position in the non-indexed dims, so the result is ``where(mask, values, x)``
-(``where(mask, x + values, x)`` accumulating), mask and values viewed to ``x``'s
-rank. ``mask_as_positions``: the count has a static length ``L`` in valid
-programs (an integer index of size ``L`` > 1, or the values' count dim): the
-mask becomes the integer indices of its first ``L`` true elements, the k-th at
-flat position ``#{j : cumsum(mask)_j <= min(k, count - 1)}`` (``count == 1``
-broadcasts as torch does), unravelled over the mask's dims; IREE lowers the
-integer ``index_put``. Every position is in bounds whatever the mask holds.
+``mask_put_as_where``: the mask the only tensor index, the values without a
+count dim (or one of 1): ``where(mask, values, x)`` (``x + values`` where
+accumulating), both viewed to ``x``'s rank. ``mask_as_positions``: a static
+count ``L`` (an integer index's size, or the values' count dim): the mask
+becomes the indices of its first ``L`` true elements, the k-th at flat position
+``#{j : cumsum(mask)_j <= min(k, count - 1)}`` (one true element broadcasts, as
+in torch), unravelled over the mask's dims; every position is in bounds.
 
-Left alone, with the reason: indices that are not a ``torch.prim.ListConstruct``
-of ``None`` and ranked value tensors; not exactly one bool mask; a 0-d mask,
-one past ``x``'s dims or sized otherwise than they are; other indices not
-si64/si32 of rank <= 1 (static in size for the positions form); values of another dtype than ``x`` or
-with more dims than the indexed shape; no static count for the positions form
-(a dynamic one lowers stock); a mask of rank > 1 with a dynamic size
-(positions form); a bool ``x`` accumulated; sizes that torch would reject.
+Left alone, with the reason (its page lists each): indices, mask or values
+that torch would reject or that are not ranked value tensors; more than one
+mask; other indices not si64/si32 of rank <= 1; no static count for the
+positions form (a dynamic one lowers stock); a bool ``x`` accumulated.
 """
 
 from __future__ import annotations
