@@ -150,6 +150,78 @@ FIXES: tuple[Fix, ...] = (
         phase="start",
         ops=TORCH_OPERATOR,
     ),
+    # On the module as parsed: IREE's frontend recomposes an unpacked meshgrid into untyped !torch.tensor ops
+    # (torch-recompose-complex-ops, its first torch pass).
+    Fix(
+        "torch-decompose-meshgrid",
+        "torch.meshgrid fails IREE's torch frontend (untyped !torch.tensor results; vision models' coordinate "
+        "grids): each grid a view of its input expanded",
+        phase="start",
+        ops=("torch.aten.meshgrid", "torch.aten.meshgrid.indexing"),
+    ),
+    # On the module as parsed: IREE lowers view.dtype in torch-iree-bitcast-tensor, which runs before
+    # torch-mlir's decomposition of signbit makes one.
+    Fix(
+        "torch-decompose-signbit",
+        "torch.signbit and torch.copysign of floats fail IREE's torch frontend (their view.dtype is made after "
+        "IREE's bitcast lowering ran): the same decomposition, made first",
+        phase="start",
+        ops=("torch.aten.signbit", "torch.aten.copysign.Tensor"),
+    ),
+    # On the module as parsed: IREE's frontend turns aten.pad "reflect" with six pads into reflection_pad3d.
+    Fix(
+        "torch-decompose-reflection-pad3d",
+        "torch.aten.reflection_pad3d has no linalg lowering (F.pad 'reflect' on 5-d tensors, Conv3d with "
+        "padding_mode='reflect': video autoencoders): flipped slices concatenated",
+        phase="start",
+        ops=("torch.aten.reflection_pad3d", "torch.aten.pad"),
+    ),
+    Fix(
+        "torch-decompose-scaled-mm",
+        "torch.aten._scaled_mm has no linalg lowering (fp8 inference): operands in f32 times their "
+        "tensor-wise or row-wise scales, an f32 matmul, as PyTorch's CPU kernel",
+        phase="start",
+        ops=("torch.aten._scaled_mm",),
+    ),
+    Fix(
+        "torch-decompose-xlogy",
+        "torch.aten.xlogy.Tensor has no lowering (wav2vec2-style codebook perplexity, entropies): NaN where y "
+        "is, 0 where x == 0, else x * log(y), as PyTorch defines it",
+        phase="start",
+        ops=("torch.aten.xlogy.Tensor",),
+    ),
+    # On the module as parsed: its float key is a view.dtype, which IREE lowers only in torch-iree-bitcast-tensor.
+    Fix(
+        "torch-decompose-kthvalue",
+        "torch.kthvalue fails IREE's torch frontend (tm_tensor.topk is never converted): a smallest-k top-k "
+        "of a key ordering NaN last, the value gathered",
+        phase="start",
+        ops=("torch.aten.kthvalue",),
+    ),
+    # On the module as parsed: IREE's frontend turns the mask into nonzero and a scatter.
+    Fix(
+        "torch-index-put-bool-mask",
+        "index_put with a bool mask fails IREE where the selected count has a static length (x[mask] = feats, "
+        "a mask beside an integer index) or a None precedes the mask: a select, or the mask's positions",
+        phase="start",
+        ops=("torch.aten.index_put",),
+    ),
+    # On the module as parsed: IREE's frontend decomposes adaptive_max_pool2d into max_pool2d.
+    Fix(
+        "torch-adaptive-max-pool2d-as-3d",
+        "adaptive_max_pool2d whose windows vary or are dynamic fails IREE's frontend (its max_pool2d "
+        "decomposition holds only for fixed windows): a 3-d adaptive pool over a unit depth",
+        phase="start",
+        ops=("torch.aten.adaptive_max_pool2d",),
+    ),
+    Fix(
+        "torch-decompose-weight-norm",
+        "torch.aten._weight_norm has no torch-mlir op (wav2vec2, HuBERT, WavLM: their weight-normalized "
+        "positional convolution; aten._weight_norm_interface decomposes mistyped): v * (g / norm_except_dim(v, 2, "
+        "dim)), as PyTorch defines it",
+        phase="start",
+        ops=(*TORCH_OPERATOR, "torch.aten._weight_norm_interface"),
+    ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(
         "sort-slice-to-topk",

@@ -231,3 +231,11 @@ def static_info_cast(value, t: VTensor, to: VTensor):
     if t == to:
         return value
     return create("torch.tensor_static_info_cast", [to.ir_type()], [value]).result
+
+
+def dim_size(value, t: VTensor, dim: int):
+    """The size of ``value`` (of type ``t``) along ``dim`` as a ``!torch.int``: a constant where static,
+    else ``torch.aten.size.int``."""
+    if t.sizes[dim] is not None:
+        return int_constant(t.sizes[dim])
+    return create("torch.aten.size.int", [ir.Type.parse("!torch.int")], [value, int_constant(dim)]).result

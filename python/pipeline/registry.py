@@ -46,6 +46,16 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-decompose-gelu-tanh": "torch_decompose_gelu_tanh:TorchDecomposeGeluTanh",
     "torch-argsort-stable-as-argsort": "torch_argsort_stable_as_argsort:TorchArgsortStableAsArgsort",
     "onnx-runtime-axes-as-select": "onnx_runtime_axes_as_select:OnnxRuntimeAxesAsSelect",
+    "torch-decompose-meshgrid": "torch_decompose_meshgrid:TorchDecomposeMeshgrid",
+    "torch-decompose-signbit": "torch_decompose_signbit:TorchDecomposeSignbit",
+    "torch-decompose-reflection-pad3d": "torch_decompose_reflection_pad3d:TorchDecomposeReflectionPad3d",
+    "torch-decompose-scaled-mm": "torch_decompose_scaled_mm:TorchDecomposeScaledMM",
+    "torch-decompose-xlogy": "torch_decompose_xlogy:TorchDecomposeXlogy",
+    "torch-decompose-kthvalue": "torch_decompose_kthvalue:TorchDecomposeKthvalue",
+    "torch-index-put-bool-mask": "torch_index_put_bool_mask:TorchIndexPutBoolMask",
+    "torch-adaptive-max-pool2d-as-3d": "torch_adaptive_max_pool2d_as_3d:TorchAdaptiveMaxPool2dAs3d",
+    "torch-decompose-weight-norm": "torch_decompose_weight_norm:TorchDecomposeWeightNorm",
+    "torch-mutable-int-import-signless": "torch_mutable_int_import_signless:TorchMutableIntImportSignless",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"

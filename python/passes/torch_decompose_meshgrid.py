@@ -1,0 +1,20 @@
+"""torch-decompose-meshgrid: an unpacked torch.aten.meshgrid, which IREE's torch frontend types as non-value
+tensors, as views expanded."""
+
+from dataclasses import dataclass
+
+from ..authoring import PatternPass
+from ..patterns.torch_decompose_meshgrid import decompose_meshgrid, decompose_meshgrid_indexing
+
+
+@dataclass(frozen=True)
+class TorchDecomposeMeshgrid(PatternPass):
+    name = "torch-decompose-meshgrid"
+    anchor = "func.func"
+    summary = (
+        "Write an unpacked torch.aten.meshgrid (IREE's frontend recomposes it into untyped !torch.tensor ops) "
+        "as each input viewed along its dim and expanded, typed as value tensors"
+    )
+
+    def patterns(self):
+        return [decompose_meshgrid, decompose_meshgrid_indexing]
