@@ -141,6 +141,19 @@ FIXES: tuple[Fix, ...] = (
         phase="start",
         ops=TORCH_OPERATOR,
     ),
+    # On the module as parsed: torch-mlir's TorchToLinalg writes integer floor division through f32.
+    Fix(
+        "torch-floor-divide-exact",
+        "si32/si64 floor division (a // b, div rounding_mode='floor') computed in f32 by torch-mlir: "
+        "wrong beyond 2^24 ((2^63 - 2) // 2^30 off by one); written as an integer division and its correction",
+        phase="start",
+        ops=(
+            "torch.aten.div.Scalar_mode",
+            "torch.aten.div.Tensor_mode",
+            "torch.aten.floor_divide",
+            "torch.aten.floor_divide.Scalar",
+        ),
+    ),
     # On the module as parsed: the ONNX ops must still be torch.operator, before the ONNX-to-torch conversion
     # reads their axes operand.
     Fix(

@@ -46,6 +46,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-decompose-gelu-tanh": "torch_decompose_gelu_tanh:TorchDecomposeGeluTanh",
     "torch-argsort-stable-as-argsort": "torch_argsort_stable_as_argsort:TorchArgsortStableAsArgsort",
     "onnx-runtime-axes-as-select": "onnx_runtime_axes_as_select:OnnxRuntimeAxesAsSelect",
+    "torch-floor-divide-exact": "torch_floor_divide_exact:TorchFloorDivideExact",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
