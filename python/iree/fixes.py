@@ -33,6 +33,27 @@ from .phases import PHASES, CompileResult, Injection
 WORKGROUP_MEMORY = r"bytes of shared memory; exceeded the limit of"  # GPUCheckResourceUsage
 STACK = r"exceeded stack allocation limit of|expected no unbounded stack allocations"  # LLVMCPUCheckIRBeforeLLVM...
 
+# The named linalg ops with reduction loops (linalg-empty-loop-to-init's roots; kept in step by test_fixes.py).
+EMPTY_LOOP_ROOTS = (
+    "linalg.reduce",
+    *(
+        f"linalg.{n}"
+        for n in (
+            "batch_matmul batch_matvec batch_mmt4d batch_reduce_matmul batch_vecmat contract dot matmul matvec mmt4d "
+            "quantized_batch_matmul quantized_matmul vecmat conv_1d conv_1d_ncw_fcw conv_1d_nwc_wcf conv_2d "
+            "conv_2d_nchw_fchw conv_2d_nchw_fchw_q conv_2d_ngchw_fgchw conv_2d_ngchw_gfchw conv_2d_ngchw_gfchw_q "
+            "conv_2d_nhwc_fhwc conv_2d_nhwc_fhwc_q conv_2d_nhwc_hwcf conv_2d_nhwc_hwcf_q conv_2d_nhwgc_gfhwc "
+            "conv_2d_nhwgc_gfhwc_q conv_3d conv_3d_ncdhw_fcdhw conv_3d_ndhwc_dhwcf conv_3d_ndhwc_dhwcf_q "
+            "depthwise_conv_1d_ncw_cw depthwise_conv_1d_nwc_wc depthwise_conv_1d_nwc_wcm depthwise_conv_2d_nchw_chw "
+            "depthwise_conv_2d_nhwc_hwc depthwise_conv_2d_nhwc_hwc_q depthwise_conv_2d_nhwc_hwcm "
+            "depthwise_conv_2d_nhwc_hwcm_q depthwise_conv_3d_ncdhw_cdhw depthwise_conv_3d_ndhwc_dhwc "
+            "depthwise_conv_3d_ndhwc_dhwcm pooling_nchw_max pooling_nchw_sum pooling_ncw_max pooling_ncw_sum "
+            "pooling_ndhwc_max pooling_ndhwc_min pooling_ndhwc_sum pooling_nhwc_max pooling_nhwc_max_unsigned "
+            "pooling_nhwc_min pooling_nhwc_min_unsigned pooling_nhwc_sum pooling_nwc_max pooling_nwc_max_unsigned "
+            "pooling_nwc_min pooling_nwc_min_unsigned pooling_nwc_sum"
+        ).split()
+    ),
+)
 # The torch ops IREE's frontend has no lowering for reach it as torch.operator "name".
 TORCH_OPERATOR = ("torch.operator",)
 # What IREE's vectorizer makes a vector.gather of, as a dispatch has it before its code generation: a
@@ -162,6 +183,15 @@ FIXES: tuple[Fix, ...] = (
         "the static types allow, selected at run time",
         phase="start",
         ops=TORCH_OPERATOR,
+    ),
+    # After IREE's input conversion, before global optimization: its const-eval compiles a K = 0 matmul of
+    # zero-size (constant) operands in a JIT of its own, which injections at a later phase never reach.
+    Fix(
+        "linalg-empty-loop-to-init",
+        "a named linalg op with a loop of static range 0 (a K = 0 matmul, a reduction over an empty dim): "
+        "iree-flow-annotate-dispatches divides by the range (SIGFPE); the result is its init",
+        phase="input",
+        ops=EMPTY_LOOP_ROOTS,
     ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(

@@ -47,6 +47,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-argsort-stable-as-argsort": "torch_argsort_stable_as_argsort:TorchArgsortStableAsArgsort",
     "onnx-runtime-axes-as-select": "onnx_runtime_axes_as_select:OnnxRuntimeAxesAsSelect",
     "torch-floor-divide-exact": "torch_floor_divide_exact:TorchFloorDivideExact",
+    "linalg-empty-loop-to-init": "linalg_empty_loop_to_init:LinalgEmptyLoopToInit",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
