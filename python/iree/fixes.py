@@ -175,6 +175,15 @@ FIXES: tuple[Fix, ...] = (
             "torch.aten.floor_divide.Scalar",
         ),
     ),
+    # On the module as parsed: the mask is still the one torch passed (IREE's frontend folds it into the
+    # attention op's own i1 mask).
+    Fix(
+        "torch-sdpa-masked-rows-zero",
+        "scaled_dot_product_attention rows a mask hides from every key: NaN from IREE's attention, 0 in torch; "
+        "computed unmasked and given 0 times their output",
+        phase="start",
+        ops=("torch.aten.scaled_dot_product_attention",),
+    ),
     # On the module as parsed: the ONNX ops must still be torch.operator, before the ONNX-to-torch conversion
     # reads their axes operand.
     Fix(
@@ -192,6 +201,15 @@ FIXES: tuple[Fix, ...] = (
         "iree-flow-annotate-dispatches divides by the range (SIGFPE); the result is its init",
         phase="input",
         ops=EMPTY_LOOP_ROOTS,
+    ),
+    # After IREE's input conversion: its f64-to-f32 demotion (and the other type demotions) runs at the end of
+    # it, after the torch frontend wrote the ABI's imports and exports.
+    Fix(
+        "abi-convert-demoted-tensors",
+        "f64 torch programs under IREE's default f64-to-f32 demotion: the ABI reads the caller's f64 buffers as "
+        "f32 and returns f32 data as f64 views (hal.buffer_view.create fails); converted at the boundary",
+        phase="input",
+        ops=("hal.tensor.barrier", "hal.tensor.export", "hal.tensor.import"),
     ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(

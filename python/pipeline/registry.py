@@ -48,6 +48,8 @@ BUILTIN_PASSES: dict[str, str] = {
     "onnx-runtime-axes-as-select": "onnx_runtime_axes_as_select:OnnxRuntimeAxesAsSelect",
     "torch-floor-divide-exact": "torch_floor_divide_exact:TorchFloorDivideExact",
     "linalg-empty-loop-to-init": "linalg_empty_loop_to_init:LinalgEmptyLoopToInit",
+    "abi-convert-demoted-tensors": "abi_convert_demoted_tensors:AbiConvertDemotedTensors",
+    "torch-sdpa-masked-rows-zero": "torch_sdpa_masked_rows_zero:TorchSdpaMaskedRowsZero",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
