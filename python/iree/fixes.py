@@ -54,6 +54,11 @@ EMPTY_LOOP_ROOTS = (
         ).split()
     ),
 )
+# The math ops math-inline-libm-calls rewrites where its targets cannot link them (its patterns' roots).
+MATH_LIBM_ROOTS = (
+    "arith.remf",
+    *(f"math.{n}" for n in "acos asin atan atan2 cbrt ceil cos erf log10 log2 sin tan tanh trunc".split()),
+)
 # The torch ops IREE's frontend has no lowering for reach it as torch.operator "name".
 TORCH_OPERATOR = ("torch.operator",)
 # What IREE's vectorizer makes a vector.gather of, as a dispatch has it before its code generation: a
@@ -210,6 +215,16 @@ FIXES: tuple[Fix, ...] = (
         "f32 and returns f32 data as f64 views (hal.buffer_view.create fails); converted at the boundary",
         phase="input",
         ops=("hal.tensor.barrier", "hal.tensor.export", "hal.tensor.import"),
+    ),
+    # Before global optimization: its const-eval compiles constant subgraphs for the host's llvm-cpu in a JIT of
+    # its own (whatever the target), which injections at a later phase never reach; the module's device targets
+    # are known from preprocessing on. On GPU targets only ops computed from constants are rewritten.
+    Fix(
+        "math-inline-libm-calls",
+        "math ops llvm-cpu lowers to libm calls its embedded ELF cannot link (undefined symbol: log10f; f64 sin, "
+        "tanh, erf, ... with --iree-input-demote-f64-to-f32=false): written out with musl's f64 log/exp and floor",
+        phase="preprocessing",
+        ops=MATH_LIBM_ROOTS,
     ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(

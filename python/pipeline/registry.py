@@ -50,6 +50,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "linalg-empty-loop-to-init": "linalg_empty_loop_to_init:LinalgEmptyLoopToInit",
     "abi-convert-demoted-tensors": "abi_convert_demoted_tensors:AbiConvertDemotedTensors",
     "torch-sdpa-masked-rows-zero": "torch_sdpa_masked_rows_zero:TorchSdpaMaskedRowsZero",
+    "math-inline-libm-calls": "math_inline_libm_calls:MathInlineLibmCalls",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
