@@ -1,25 +1,22 @@
 """A demoted tensor at a function's boundary converted to and from the type the caller passes.
 
 Root cause. IREE's type demotions (``--iree-input-demote-f64-to-f32``, on by
-default; the f32-to-f16, i64-to-i32 and bf16/f16-to-f32 ones) rewrite every
-f64 in the module, the storage type of the torch ABI's ``hal.tensor.import``
-and ``hal.tensor.export`` included, but leave their ABI type (``tensor<4xf64>
-as tensor<4xf32>``). Those ops' contract is a bitcast (the two types' storage
-the same size); nothing converts. The caller's f64 buffer is read as f32
-(garbage), and the f32 result is handed back as an f64 view of a buffer half
-the size: ``hal.buffer_view.create`` fails at run time, in every f64 torch
-program. (Plain MLIR programs have their signature demoted with a warning.)
+default; f32-to-f16, i64-to-i32, bf16/f16-to-f32) rewrite every f64 in the
+module, the storage type of the torch ABI's ``hal.tensor.import``/``export``
+included, but leave their ABI type (``tensor<4xf64> as tensor<4xf32>``), a
+bitcast by those ops' contract: nothing converts. The caller's f64 bytes are
+read as f32, and the f32 result is handed back as an f64 view of a buffer
+half the size (``hal.buffer_view.create`` fails at run time).
 
-The patterns give the boundary the caller's type and convert inside, as the
-demotion means the program to run (in the storage type, the ABI's at the
-edges): ``import_in_abi_type`` imports as the ABI type, then truncates or
-extends in a ``linalg.generic`` (``arith.truncf``/``extf``, a complex's two
-parts alike, ``trunci``/``extsi``); ``barrier_in_abi_type`` converts a value before the
-``hal.tensor.barrier`` that signals it ready, the exports after it then
-plain (and the ``tensor.dim`` of their sizes read the new value);
-``export_in_abi_type`` converts before an export with no barrier. Left
-alone: same-width pairs (a real bitcast), float/integer pairs, shapes that
-differ (rank-0 as rank-N), a barrier result also used by other ops.
+The boundary gets the caller's type and converts inside, computing in the
+storage type as the demotion means: ``import_in_abi_type`` imports as the
+ABI type and truncates in a ``linalg.generic`` (``truncf``, a complex's parts
+alike, ``trunci``); ``barrier_in_abi_type`` extends (``extf``, ``extsi``)
+before the ``hal.tensor.barrier`` that signals a result ready, its exports
+and their ``tensor.dim`` sizes then reading the new value;
+``export_in_abi_type`` extends before an export with no barrier. Left alone:
+same-width pairs (a real bitcast), float/integer pairs, shapes that differ,
+a barrier result also used by other ops.
 """
 
 from __future__ import annotations

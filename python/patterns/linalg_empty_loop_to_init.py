@@ -1,13 +1,11 @@
 """A linalg op whose iteration space is empty is its init: its body never runs.
 
-Root cause. IREE's ``iree-flow-annotate-dispatches`` names each dispatch
-after its costliest op, the cost being the product of the static loop ranges
-(``costOfDomain``), multiplied with an overflow check that divides by the
-range: a range of 0 divides by zero and the compiler dies of SIGFPE. A
-matmul with K = 0 (``torch.mm`` of a 5x0 by a 0x10, torch-mlir's
-``MatmulZeroK_basic``), a reduction over an empty dim, a convolution over 0
-channels reach it with a non-empty result; ops whose result is empty never
-do (IREE elides them first).
+Root cause. IREE's ``iree-flow-annotate-dispatches`` costs each op as the
+product of its static loop ranges, with an overflow check that divides by
+the range: a range of 0 kills the compiler (SIGFPE). A matmul with K = 0
+(torch-mlir's ``MatmulZeroK_basic``), a reduction over an empty dim, a
+convolution over 0 channels reach it with a non-empty result (ops whose
+result is empty IREE elides first).
 
 ``empty_loop_to_init`` replaces the results of a named linalg op with
 reduction loops (a contraction, convolution, pooling or ``linalg.reduce``)

@@ -12,12 +12,10 @@ whose online softmax takes the row's max (-inf) and computes exp(-inf -
 unmasked, then gives each of them 0 * its output: ``any = any(mask, -1)``
 (for a float mask: any entry not -inf), ``mask' = mask | !any`` (float:
 ``where(any, mask, 0)``), ``out = where(any, attn(mask'), 0 * attn(mask'))``.
-Rows with a visible key are the op stock computes, bit for bit. A hidden
-row is 0 where torch's is, and NaN where torch's is: a NaN or +inf score
-(NaN + -inf) or a NaN or infinite value (0 * inf) makes the unmasked row's
-output NaN or infinite, and 0 times it NaN. (Not matched: a row all of whose
-scores are -inf before masking, which takes infinite inputs: NaN here, 0 in
-torch.) Left alone: a dropout or causal flag that is not a constant 0/false
+Rows with a visible key are stock's op, bit for bit; a hidden row is 0 where
+torch's is, NaN where torch's is (a NaN or +inf score, an infinite value:
+the unmasked row is then NaN or inf, and 0 times it NaN), but for a row of
+scores all -inf before masking (NaN here, 0 in torch). Left alone: a dropout or causal flag that is not a constant 0/false
 (random, or torch refuses a mask with is_causal), no mask, masks of other
 dtypes, unranked tensors.
 """

@@ -1,16 +1,12 @@
 """Math ops IREE's llvm-cpu backend leaves to libm calls its embedded ELF cannot link, written out inline.
 
 Root cause (``targets``): an llvm-cpu executable is linked as an embedded ELF
-with a bitcode subset of musl; IREE approximates f32 math itself, and
-whatever LLVM then lowers to a libm call outside that subset fails to link
-(``iree-lld: error: undefined symbol: log10f``; torch-mlir's
-``ElementwiseLog10Module_basic``) or, for f64 ``erf``/``cbrt``, to lower. On
-x86_64: ``log10`` in every float type; in f64 (``--iree-input-demote-f64-to-f32
-=false``) ``sin cos tan tanh asin acos atan atan2 erf cbrt log2 log10`` and
-``arith.remf``; without SSE4.1 (IREE's default target CPU) ``trunc``, and f64
-``ceil``. Global optimization's const-eval compiles constant subgraphs for
-the host's llvm-cpu whatever the target, so a GPU program fails the same way
-on ``log10`` of a constant.
+with a bitcode subset of musl; what LLVM lowers to a libm call outside it
+fails to link (``undefined symbol: log10f``; torch-mlir's
+``ElementwiseLog10Module_basic``) or, f64 ``erf``/``cbrt``, to lower:
+``log10`` on x86_64; f64 (demotion off) ``sin cos tan tanh asin acos atan
+atan2 erf cbrt log2 log10 remf``; ``trunc`` without SSE4.1. Const-eval's JIT
+compiles constant subgraphs for the host's llvm-cpu whatever the target.
 
 ``inline_libm_call`` rewrites such an op, where the module's device targets
 (or, for a program also compiled for a GPU, the const-eval JIT on its
