@@ -33,6 +33,32 @@ from .phases import PHASES, CompileResult, Injection
 WORKGROUP_MEMORY = r"bytes of shared memory; exceeded the limit of"  # GPUCheckResourceUsage
 STACK = r"exceeded stack allocation limit of|expected no unbounded stack allocations"  # LLVMCPUCheckIRBeforeLLVM...
 
+# The named linalg ops with reduction loops (linalg-empty-loop-to-init's roots; kept in step by test_fixes.py).
+EMPTY_LOOP_ROOTS = (
+    "linalg.reduce",
+    *(
+        f"linalg.{n}"
+        for n in (
+            "batch_matmul batch_matvec batch_mmt4d batch_reduce_matmul batch_vecmat contract dot matmul matvec mmt4d "
+            "quantized_batch_matmul quantized_matmul vecmat conv_1d conv_1d_ncw_fcw conv_1d_nwc_wcf conv_2d "
+            "conv_2d_nchw_fchw conv_2d_nchw_fchw_q conv_2d_ngchw_fgchw conv_2d_ngchw_gfchw conv_2d_ngchw_gfchw_q "
+            "conv_2d_nhwc_fhwc conv_2d_nhwc_fhwc_q conv_2d_nhwc_hwcf conv_2d_nhwc_hwcf_q conv_2d_nhwgc_gfhwc "
+            "conv_2d_nhwgc_gfhwc_q conv_3d conv_3d_ncdhw_fcdhw conv_3d_ndhwc_dhwcf conv_3d_ndhwc_dhwcf_q "
+            "depthwise_conv_1d_ncw_cw depthwise_conv_1d_nwc_wc depthwise_conv_1d_nwc_wcm depthwise_conv_2d_nchw_chw "
+            "depthwise_conv_2d_nhwc_hwc depthwise_conv_2d_nhwc_hwc_q depthwise_conv_2d_nhwc_hwcm "
+            "depthwise_conv_2d_nhwc_hwcm_q depthwise_conv_3d_ncdhw_cdhw depthwise_conv_3d_ndhwc_dhwc "
+            "depthwise_conv_3d_ndhwc_dhwcm pooling_nchw_max pooling_nchw_sum pooling_ncw_max pooling_ncw_sum "
+            "pooling_ndhwc_max pooling_ndhwc_min pooling_ndhwc_sum pooling_nhwc_max pooling_nhwc_max_unsigned "
+            "pooling_nhwc_min pooling_nhwc_min_unsigned pooling_nhwc_sum pooling_nwc_max pooling_nwc_max_unsigned "
+            "pooling_nwc_min pooling_nwc_min_unsigned pooling_nwc_sum"
+        ).split()
+    ),
+)
+# The math ops math-inline-libm-calls rewrites where its targets cannot link them (its patterns' roots).
+MATH_LIBM_ROOTS = (
+    "arith.remf",
+    *(f"math.{n}" for n in "acos asin atan atan2 cbrt ceil cos erf log10 log2 sin tan tanh trunc".split()),
+)
 # The torch ops IREE's frontend has no lowering for reach it as torch.operator "name".
 TORCH_OPERATOR = ("torch.operator",)
 # What IREE's vectorizer makes a vector.gather of, as a dispatch has it before its code generation: a
@@ -141,6 +167,28 @@ FIXES: tuple[Fix, ...] = (
         phase="start",
         ops=TORCH_OPERATOR,
     ),
+    # On the module as parsed: torch-mlir's TorchToLinalg writes integer floor division through f32.
+    Fix(
+        "torch-floor-divide-exact",
+        "si32/si64 floor division (a // b, div rounding_mode='floor') computed in f32 by torch-mlir: "
+        "wrong beyond 2^24 ((2^63 - 2) // 2^30 off by one); written as an integer division and its correction",
+        phase="start",
+        ops=(
+            "torch.aten.div.Scalar_mode",
+            "torch.aten.div.Tensor_mode",
+            "torch.aten.floor_divide",
+            "torch.aten.floor_divide.Scalar",
+        ),
+    ),
+    # On the module as parsed: the mask is still the one torch passed (IREE's frontend folds it into the
+    # attention op's own i1 mask).
+    Fix(
+        "torch-sdpa-masked-rows-zero",
+        "scaled_dot_product_attention rows a mask hides from every key: NaN from IREE's attention, 0 in torch; "
+        "computed unmasked and given 0 times their output",
+        phase="start",
+        ops=("torch.aten.scaled_dot_product_attention",),
+    ),
     # On the module as parsed: the ONNX ops must still be torch.operator, before the ONNX-to-torch conversion
     # reads their axes operand.
     Fix(
@@ -221,6 +269,34 @@ FIXES: tuple[Fix, ...] = (
         "dim)), as PyTorch defines it",
         phase="start",
         ops=(*TORCH_OPERATOR, "torch.aten._weight_norm_interface"),
+    ),
+    # After IREE's input conversion, before global optimization: its const-eval compiles a K = 0 matmul of
+    # zero-size (constant) operands in a JIT of its own, which injections at a later phase never reach.
+    Fix(
+        "linalg-empty-loop-to-init",
+        "a named linalg op with a loop of static range 0 (a K = 0 matmul, a reduction over an empty dim): "
+        "iree-flow-annotate-dispatches divides by the range (SIGFPE); the result is its init",
+        phase="input",
+        ops=EMPTY_LOOP_ROOTS,
+    ),
+    # After IREE's input conversion: its f64-to-f32 demotion (and the other type demotions) runs at the end of
+    # it, after the torch frontend wrote the ABI's imports and exports.
+    Fix(
+        "abi-convert-demoted-tensors",
+        "f64 torch programs under IREE's default f64-to-f32 demotion: the ABI reads the caller's f64 buffers as "
+        "f32 and returns f32 data as f64 views (hal.buffer_view.create fails); converted at the boundary",
+        phase="input",
+        ops=("hal.tensor.barrier", "hal.tensor.export", "hal.tensor.import"),
+    ),
+    # Before global optimization: its const-eval compiles constant subgraphs for the host's llvm-cpu in a JIT of
+    # its own (whatever the target), which injections at a later phase never reach; the module's device targets
+    # are known from preprocessing on. On GPU targets only ops computed from constants are rewritten.
+    Fix(
+        "math-inline-libm-calls",
+        "math ops llvm-cpu lowers to libm calls its embedded ELF cannot link (undefined symbol: log10f; f64 sin, "
+        "tanh, erf, ... with --iree-input-demote-f64-to-f32=false): written out with musl's f64 log/exp and floor",
+        phase="preprocessing",
+        ops=MATH_LIBM_ROOTS,
     ),
     # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
     Fix(

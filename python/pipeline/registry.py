@@ -56,6 +56,11 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-adaptive-max-pool2d-as-3d": "torch_adaptive_max_pool2d_as_3d:TorchAdaptiveMaxPool2dAs3d",
     "torch-decompose-weight-norm": "torch_decompose_weight_norm:TorchDecomposeWeightNorm",
     "torch-mutable-int-import-signless": "torch_mutable_int_import_signless:TorchMutableIntImportSignless",
+    "torch-floor-divide-exact": "torch_floor_divide_exact:TorchFloorDivideExact",
+    "linalg-empty-loop-to-init": "linalg_empty_loop_to_init:LinalgEmptyLoopToInit",
+    "abi-convert-demoted-tensors": "abi_convert_demoted_tensors:AbiConvertDemotedTensors",
+    "torch-sdpa-masked-rows-zero": "torch_sdpa_masked_rows_zero:TorchSdpaMaskedRowsZero",
+    "math-inline-libm-calls": "math_inline_libm_calls:MathInlineLibmCalls",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"

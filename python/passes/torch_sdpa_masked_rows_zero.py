@@ -1,0 +1,19 @@
+"""torch-sdpa-masked-rows-zero: attention rows a mask hides from every key are 0, as in PyTorch, not NaN."""
+
+from dataclasses import dataclass
+
+from ..authoring import PatternPass
+from ..patterns.torch_sdpa_masked_rows_zero import fully_masked_rows_zero
+
+
+@dataclass(frozen=True)
+class TorchSdpaMaskedRowsZero(PatternPass):
+    name = "torch-sdpa-masked-rows-zero"
+    anchor = "func.func"
+    summary = (
+        "Compute scaled_dot_product_attention with fully masked rows unmasked and give those rows 0 times "
+        "their output (0, or NaN where torch's is NaN): IREE's attention gives them NaN, torch 0"
+    )
+
+    def patterns(self):
+        return [fully_masked_rows_zero]
