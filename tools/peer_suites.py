@@ -226,7 +226,7 @@ def torch_mlir_cases(target: str, peer: Path = PEER, cache: Path | None = None) 
             cache=str(cache),
             peer=str(peer),
         )
-        for row in tm.registry(peer, cache)
+        for row in tm.registry(peer)
     ]
 
 
@@ -372,9 +372,14 @@ _PASS_FRAME = re.compile(r"(\w+)::runOnOperation\(\)")
 
 
 def _function(frame: str) -> str:
-    """``ns::Class::method`` of a demangled frame, anonymous namespaces and arguments dropped."""
+    """``ns::Class::method`` of a demangled frame, anonymous namespaces, return type and arguments dropped;
+    for a lambda called through ``llvm::function_ref``, the function that holds the lambda."""
     frame = frame.replace("(anonymous namespace)::", "")
-    return re.split(r"\(", frame, maxsplit=1)[0]
+    if callback := re.search(r"function_ref<.*?>::callback_fn<([\w:]+)", frame):
+        return callback.group(1)
+    return re.split(
+        r"\(", re.sub(r"^(?:void|bool|int|unsigned|long|(?:llvm|mlir)::LogicalResult) ", "", frame), maxsplit=1
+    )[0]
 
 
 def crash_site(stderr: str) -> str:
@@ -497,7 +502,7 @@ def exported(case: Case) -> dict:
     with lock:
         meta = tm.export_record(case.cache, case.name)
         if meta is None:
-            row = next(r for r in tm.registry(case.peer, case.cache) if r["name"] == case.name)
+            row = next(r for r in tm.registry(case.peer) if r["name"] == case.name)
             tm.export_all([row], Path(case.peer), Path(case.cache), log=None)
             meta = tm.export_record(case.cache, case.name) or {"outcome": "export-fail", "error": "no record"}
         return meta

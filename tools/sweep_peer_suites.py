@@ -38,6 +38,7 @@ import fnmatch
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -203,9 +204,17 @@ def failure_kind(stock: dict, fixed: dict) -> str:
         return "better"
     if f < s:
         return "worse"
-    if family_of(stock) == family_of(fixed):
+    if family_of(stock) == family_of(fixed) or same_crash(stock, fixed):
         return "same"
     return "different"
+
+
+def same_crash(stock: dict, fixed: dict) -> bool:
+    """Both crash with the same signal in the same pass (opt-py's report of a crash names the pass, not the frame)."""
+    if not stock["outcome"] == fixed["outcome"] == "crash":
+        return False
+    s, f = (re.match(r"(\w+).*\(?pass (\w+)\)?$", r.get("error", "")) for r in (stock, fixed))
+    return bool(s and f and s.groups() == f.groups())
 
 
 def compare(stock: dict[str, dict], fixed: dict[str, dict]) -> list[dict]:
@@ -452,7 +461,7 @@ EXPORTS = "torch-mlir-export"  # torch_mlir's exports, under --out
 def export_first(todo: list[tuple], peer: Path, cache: Path, timeout: float, deadline: float | None) -> None:
     """Export the torch_mlir tests of ``todo`` not yet in ``cache``, in one child at a time."""
     wanted = {c.name for c, _ in todo}
-    rows = [r for r in ps.tm.registry(peer, cache) if r["name"] in wanted]
+    rows = [r for r in ps.tm.registry(peer) if r["name"] in wanted]
     missing = [r for r in rows if ps.tm.export_record(cache, r["name"]) is None]
     if missing:
         print(f"torch_mlir: exporting {len(missing)} tests into {cache}", file=sys.stderr)

@@ -153,12 +153,15 @@ def install_shim() -> None:
         sys.meta_path.insert(0, _AbsentFinder(absent))
 
 
-def load_tests(peer: Path) -> tuple[list[Test], dict[str, str]]:
-    """Every registered test, in name order, and each test file that failed to load -> why."""
+def load_tests(peer: Path, files: set[str] | None = None) -> tuple[list[Test], dict[str, str]]:
+    """The tests the suite's files (or those named) register, in name order, and each file that failed
+    to load -> why."""
     install_shim()
     REGISTRY.clear()
     failed = {}
     for path in test_files(peer):
+        if files is not None and path.name not in files:
+            continue
         name = f"torch_mlir_e2e_test.test_suite.{path.stem}"
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
@@ -177,44 +180,19 @@ def test_files(peer: Path) -> list[Path]:
     return [folder / f"{n}.py" for n in sorted(set(names))]
 
 
-_REGISTERED = re.compile(r"@register_test_case\((?:[^()]|\([^()]*\))*\)\s*\ndef (\w+)\(", re.S)
+_REGISTERED = re.compile(r"^[ \t]*@register_test_case\b(.*?)^[ \t]*def (\w+)\(", re.S | re.M)
+_TIMEOUT = re.compile(r"timeout_seconds\s*=\s*(\d+)")
 
 
-def names_in_file(path: Path) -> list[str]:
-    """The tests a file registers, read from its text (for a file that does not load)."""
-    return _REGISTERED.findall(Path(path).read_text())
-
-
-# --------------------------------------------------------------------------
-# The registry, as the sweep sees it (no torch in the sweep's process)
-# --------------------------------------------------------------------------
-
-
-def registry(peer: Path, cache: Path, python: str = sys.executable) -> list[dict]:
-    """``[{name, file, timeout, load_error?}]`` of every test, listed once by a child and kept in ``cache``."""
-    path = Path(cache) / "registry.json"
-    if not path.is_file():
-        Path(cache).mkdir(parents=True, exist_ok=True)
-        cmd = [python, __file__, "list", str(peer), str(path)]
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        if done.returncode != 0:
-            tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
-            raise RuntimeError(f"listing torch-mlir's tests failed: {tail}")
-    return json.loads(path.read_text())
-
-
-def _list_main(peer: str, out: str) -> int:
-    tests, failed = load_tests(Path(peer))
-    rows = [{"name": t.name, "file": t.file, "timeout": t.timeout} for t in tests]
-    known = {t.name for t in tests}
-    for file, why in failed.items():  # the tests of a file that stopped loading before registering them
-        for name in names_in_file(Path(peer) / SUITE / "test_suite" / file):
-            if name not in known:
-                rows.append({"name": name, "file": file, "timeout": 120, "load_error": why})
-    tmp = Path(out).with_suffix(".tmp")
-    tmp.write_text(json.dumps(sorted(rows, key=lambda r: r["name"]), indent=0))
-    tmp.replace(out)
-    return 0
+def registry(peer: Path) -> list[dict]:
+    """``[{name, file, timeout}]`` of every test the suite registers, in name order, read from its files'
+    text: the sweep's process never imports torch (the export child loads the files)."""
+    rows = []
+    for path in test_files(peer):
+        for m in _REGISTERED.finditer(path.read_text()):
+            timeout = _TIMEOUT.search(m.group(1))
+            rows.append({"name": m.group(2), "file": path.name, "timeout": int(timeout.group(1)) if timeout else 120})
+    return sorted(rows, key=lambda r: r["name"])
 
 
 # --------------------------------------------------------------------------
@@ -418,14 +396,21 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def _export_main(peer: str, cache: str, names_file: str) -> int:
-    """The export child: each named test in turn, ``START``/``DONE`` lines on the original stdout."""
+    """The export child: each test (a ``NAME FILE`` line) in turn, ``START``/``DONE`` lines on the original stdout."""
     protocol = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # what the tests and the exporter print goes to stderr, not into the protocol
-    tests, _ = load_tests(Path(peer))
+    rows = [line.split() + [""] for line in Path(names_file).read_text().splitlines() if line.strip()]
+    files = {file for _, file, *_ in rows}
+    tests, failed = load_tests(Path(peer), None if "" in files else files)
     by_name = {t.name: t for t in tests}
-    for name in Path(names_file).read_text().split():
+    for name, file, *_ in rows:
         protocol.write(f"START {name}\n")
-        export_test(by_name[name], Path(cache) / name)
+        if name in by_name:
+            export_test(by_name[name], Path(cache) / name)
+        else:  # its file failed before registering it
+            why = failed.get(file, "not registered when the suite's files load")
+            meta = {"name": name, "file": file, "outcome": "export-fail", "error": f"the file does not load: {why}"}
+            _write_json_mkdir(cache, name, {**meta, "phase": "load"})
         protocol.write(f"DONE {name}\n")
     protocol.close()
     os._exit(0)  # skip teardown: torch's and the compiler's objects outlive it
@@ -456,22 +441,10 @@ def export_all(
 ) -> int:
     """Export every test of ``tests`` (registry rows) not yet in ``cache``; the number exported now.
 
-    A test that does not load (its file failed) is recorded without running; a
-    test past its timeout (its own when smaller than ``timeout``) or killing
+    A test past its timeout (its own when smaller than ``timeout``) or killing
     the child is recorded as such, and a new child takes the rest.
     """
-    todo = []
-    for row in tests:
-        if export_record(cache, row["name"]) is not None:
-            continue
-        if row.get("load_error"):
-            _write_json_mkdir(
-                cache,
-                row["name"],
-                {**_row_meta(row), "outcome": "export-fail", "error": f"the file does not load: {row['load_error']}"},
-            )
-            continue
-        todo.append(row)
+    todo = [row for row in tests if export_record(cache, row["name"]) is None]
     done = 0
     while todo and (deadline is None or time.time() < deadline):
         batch, todo = todo[:BATCH], todo[BATCH:]
@@ -493,7 +466,7 @@ def _write_json_mkdir(cache: Path, name: str, meta: dict) -> None:
 def _export_batch(batch, peer, cache, timeout, deadline, log, python) -> list[dict]:
     """Run one child over ``batch``; the rows it did not get to (after a hang or a death, or the deadline)."""
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as names, tempfile.TemporaryFile() as err:
-        names.write("\n".join(r["name"] for r in batch))
+        names.write("\n".join(f"{r['name']} {r['file']}" for r in batch))
         names.close()
         proc = subprocess.Popen(
             [python, __file__, "export", str(peer), str(cache), names.name],
@@ -601,7 +574,10 @@ def _log(log, name: str, what: str) -> None:
 EXPORT_FAMILIES = [
     ("torchvision is not installed", r"No module named 'torchvision'"),
     ("torch-mlir's custom-op library is not installed", r"_torch_mlir_custom_op_example|No module named 'torch_mlir'"),
-    ("the module returns a Python scalar: iree-turbine's importer raises KeyError", r"^KeyError: .*fx_importer"),
+    (
+        "the module returns a Python scalar: iree-turbine's importer raises KeyError",
+        r"^KeyError: .*@\S*exported_program",
+    ),
     ("the module returns a Python scalar", r"^TypeError: a (int|float|bool) where a tensor is expected"),
     ("data-dependent shape or value (GuardOnDataDependentSymNode)", r"GuardOnDataDependent|data.dependent"),
     ("timed out", r"^timed out"),
@@ -716,9 +692,7 @@ def shapes_match(expected: list, got: list) -> str:
 
 if __name__ == "__main__":
     command, rest = sys.argv[1], sys.argv[2:]
-    if command == "list":
-        sys.exit(_list_main(*rest))
     if command == "export":
         sys.exit(_export_main(*rest))
-    print(f"usage: {sys.argv[0]} list PEER OUT.json | export PEER CACHE NAMES.txt", file=sys.stderr)
+    print(f"usage: {sys.argv[0]} export PEER CACHE NAMES.txt (NAME FILE lines)", file=sys.stderr)
     sys.exit(2)

@@ -190,6 +190,21 @@ def test_failed_step(step, phase, want):
         assert got["error"] == "SIGFPE in ConvertAtenViewOp::getMultiplier (pass ConvertTorchToLinalg)"
 
 
+def test_crash_site_of_a_lambda_is_its_function_and_opt_py_names_the_same_crash_by_pass():
+    frame = (
+        " #4 0x00007fd97b010b10 void llvm::function_ref<void (mlir::Operation*)>::callback_fn<mlir::iree_compiler::"
+        "IREE::Flow::summarizeDispatchRegion[abi:cxx11](mlir::Region&)::$_0>(long, mlir::Operation*) "
+        "AnnotateDispatches.cpp:0:0\n"
+        " #6 0x00007fd97b011f9a mlir::iree_compiler::IREE::Flow::AnnotateDispatchesPass::runOnOperation() "
+        "AnnotateDispatches.cpp:0:0\n"
+    )
+    site = ps.crash_site(STACK.split(" #4")[0] + frame)
+    assert site == "mlir::iree_compiler::IREE::Flow::summarizeDispatchRegion (pass AnnotateDispatchesPass)"
+    stock = {"outcome": "crash", "error": f"SIGFPE in {site}"}
+    assert sweep.failure_kind(stock, _rec("crash", "SIGFPE in pass AnnotateDispatchesPass")) == "same"
+    assert sweep.failure_kind(stock, _rec("crash", "SIGSEGV in pass AnnotateDispatchesPass")) == "different"
+
+
 def test_a_successful_step_is_no_failure():
     assert ps.failed_step(ps.Step(0, "", "warning: generic CPU\n", 1.0), "compile") is None
 
@@ -341,6 +356,143 @@ def test_e2e_files_go_through_opt_py_check(tmp_path, text, outcome):
     if outcome == "run-fail":
         assert rec["error"] == "FAIL  f.mlir @main expect_eq: got 1, want 2"
         assert ps.family(rec["error"]) == "check failed: expect_eq: got N, want N"
+
+
+# --------------------------------------------------------------------------
+# torch-mlir's programs: judging results and naming failures (NumPy only)
+# --------------------------------------------------------------------------
+
+tm = ps.tm
+
+
+def test_torch_results_floats_within_the_suites_tolerance_integers_exactly():
+    import numpy as np
+
+    want = [np.array([1.0, -2.0, np.nan], np.float32), np.array([3, 4], np.int64), np.array([True, False])]
+    assert tm.compare(want, [want[0] * np.float32(1 + 5e-4), want[1], want[2]]) == ("", "")  # NaN equals NaN
+    kind, what = tm.compare(want, [want[0] * np.float32(1 + 3e-3), want[1], want[2]])
+    assert kind == "floats differ"
+    assert what.startswith("result 0 (float32 [3]): 2 of 3 elements beyond rtol 0.001 atol 1e-07, max abs error 0.006")
+    assert tm.compare(want, [want[0], want[1] + [0, 1], want[2]]) == (
+        "integers differ",
+        "result 1 (int64 [2]): 1 of 2 elements differ, first at 1: 5 vs 4",
+    )
+    assert tm.compare(want, [want[0], want[1], ~want[2]])[0] == "integers differ"
+    assert tm.compare(want, [np.array([1, -2, 0], np.float32), want[1], want[2]])[0] == "a number where PyTorch has NaN"
+    assert (
+        tm.compare(want, [np.array([1, np.nan, np.nan], np.float32), *want[1:]])[0] == "NaN where PyTorch has a number"
+    )
+    assert tm.compare(want, [np.array([1, -np.inf, np.nan], np.float32), *want[1:]])[0] == "infinities differ"
+    assert tm.compare(want, [want[0].astype(np.float64), *want[1:]])[0] == "dtype"
+    assert tm.compare(want, [want[0][:2], *want[1:]])[0] == "shape"
+    assert tm.compare(want, want[:2])[0] == "result count"
+
+
+def test_torch_f64_results_are_compared_in_f64():
+    import numpy as np
+
+    big = np.array([1e300, 1e-300], np.float64)  # out of f32's range both ways
+    assert tm.compare([big], [big * (1 + 1e-4)]) == ("", "")
+    assert tm.compare([big], [big * 2])[0] == "floats differ"
+    assert tm.compare([big], [np.zeros(2, np.float32)])[0] == "dtype"  # f32 results for an f64 program
+
+
+def test_torch_random_programs_are_judged_on_shapes_and_dtypes():
+    import numpy as np
+
+    want = [np.zeros((2, 3), np.float32)]
+    assert tm.shapes_match(want, [np.ones((2, 3), np.float32)]) == ""
+    assert tm.shapes_match(want, [np.ones((3, 2), np.float32)]) == "result 0: float32 [3, 2], PyTorch float32 [2, 3]"
+
+
+@pytest.mark.parametrize(
+    "rec,family",
+    [
+        (
+            {
+                "outcome": "export-fail",
+                "error": "KeyError: False",
+                "where": "iree/turbine/aot/support/procedural/exported_program.py:219",
+            },
+            "the module returns a Python scalar: iree-turbine's importer raises KeyError",
+        ),
+        (
+            {
+                "outcome": "export-fail",
+                "error": "ModuleNotFoundError: No module named 'torchvision' (needed for torchvision.models.resnet18)",
+            },
+            "torchvision is not installed",
+        ),
+        (
+            {
+                "outcome": "export-fail",
+                "error": "GuardOnDataDependentSymNode: Could not extract specialized integer "
+                "from data-dependent expression u0 (unhinted: u0).",
+            },
+            "data-dependent shape or value (GuardOnDataDependentSymNode)",
+        ),
+        ({"outcome": "wrong", "error": "result 0 ...", "kind": "floats differ"}, "floats differ"),
+        (
+            {
+                "outcome": "run-fail",
+                "error": "IndexError: Error invoking function: c/runtime/src/iree/hal/"
+                "buffer_view.c:47: OUT_OF_RANGE; buffer view byte length 8 exceeds backing buffer byte length 4; "
+                "while invoking native function hal.buffer_view.create; while calling import;",
+            },
+            "OUT_OF_RANGE; buffer view byte length N exceeds backing buffer byte length N",
+        ),
+        (
+            {
+                "outcome": "compile-fail",
+                "error": "model.mlir:3:10: error: failed to legalize operation 'torch.constant.int'",
+            },
+            "failed to legalize operation 'torch.constant.int'",
+        ),
+    ],
+)
+def test_torch_families(rec, family):
+    assert ps.torch_family({"suite": "torch_mlir", **rec}) == family
+    assert sweep.family_of({"suite": "torch_mlir", **rec}) == family
+
+
+def test_torch_export_failures_are_no_comparison_and_random_programs_count_as_run():
+    stock = {"a": _rec("export-fail", "KeyError: 1"), "b": _rec("random"), "c": _rec("random")}
+    fixed = {"a": _rec("export-fail", "KeyError: 1"), "b": _rec("random"), "c": _rec("wrong", "x", kind="shape")}
+    rows = {r["case"]: r["verdict"] for r in sweep.compare(stock, fixed)}
+    assert rows == {"b": "pass both", "c": "regressed"}
+
+
+def test_torch_bisect_tries_each_cpu_fix_alone(monkeypatch):
+    """``--bisect`` on a torch_mlir case: opt-py with no fix, then every fix ``--fixes`` injects for llvm-cpu."""
+    case = ps.Case("torch_mlir", "cpu", "T_basic", "/x/T/model.mlir", "/x/T", flags=tuple(ps.gpu_target_flags("cpu")))
+    culprit = sweep.fix_names(case)[-1]
+    seen = []
+
+    def fake_run(c, variant, **options):
+        seen.append(variant)
+        return {"outcome": "wrong" if variant == f"fixes={culprit}" else "pass"}
+
+    monkeypatch.setattr(ps, "run_case", fake_run)
+    found = sweep.bisect(case)
+    assert seen == ["opt-py", *(f"fixes={n}" for n in sweep.fix_names(case))]
+    assert [n for n, rec in found.items() if rec["outcome"] not in ps.GOOD] == [f"fixes={culprit}"]
+
+
+def test_torch_test_files_and_names_read_from_their_text(tmp_path):
+    folder = tmp_path / "torch_mlir_e2e" / "test_suite"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("def register_all_tests():\n    from . import b\n    from . import a\n")
+    (folder / "a.py").write_text(
+        "@register_test_case(module_factory=lambda: M(x=(1, 2)))\ndef A_basic(module, tu: TestUtils):\n    pass\n"
+        "@register_test_case(\n    module_factory=lambda: N(),\n    timeout_seconds=10\n)\ndef B_basic(module, tu):\n"
+    )
+    (folder / "b.py").write_text("class C:\n    @register_test_case(module_factory=C)\n    def C_basic(module, tu):\n")
+    assert [p.name for p in tm.test_files(tmp_path)] == ["a.py", "b.py"]
+    assert tm.registry(tmp_path) == [
+        {"name": "A_basic", "file": "a.py", "timeout": 120},
+        {"name": "B_basic", "file": "a.py", "timeout": 10},
+        {"name": "C_basic", "file": "b.py", "timeout": 120},
+    ]
 
 
 # --------------------------------------------------------------------------
