@@ -6,11 +6,13 @@ change, better or worse, is noticed here and re-pinned on purpose). The
 sample: 15 ``onnx_ops`` cases on llvm-cpu, compiled with IREE's own flags and
 run against their expected outputs (the ops the fixes rewrite: top-k, softmax,
 normalization, scatters, reshapes; and one case of each failure class), two
-IREE e2e files compiled for cuda (compile-only: no GPU needed), and three e2e
-files through ``opt-py check`` on the CPU. The full sweep and its counts:
-docs/reports/peer-suites.md. These tests need ``../shared/peer`` beside the
-checkout and are skipped, with the reason, without it; the classification
-tests before them need nothing.
+IREE e2e files compiled for cuda (compile-only: no GPU needed), three e2e
+files through ``opt-py check`` on the CPU, and six torch-mlir programs on the
+CPU (one per outcome: pass, compile failure, run failure, wrong numbers,
+random, no export; they also need torch and iree-turbine). The full sweep and
+its counts: docs/reports/peer-suites.md. These tests need ``../shared/peer``
+beside the checkout and are skipped, with the reason, without it; the
+classification tests before them need nothing.
 """
 
 import importlib.util
@@ -85,6 +87,23 @@ ONNX_SAMPLE = {
         ("crash", "SIGFPE in ConvertAtenViewOp::getMultiplier (pass ConvertTorchToLinalg)"),
         PASS,
     ),
+}
+# torch-mlir's programs on llvm-cpu, exported with iree-turbine: case -> (stock, --fixes) as above
+TORCH_SAMPLE = {
+    "ElementwiseFmaxModule_basic": (PASS, PASS),  # three calls, NaNs among the inputs
+    "ElementwiseSignbitModule_basic": (("compile-fail", "failed to legalize operation 'torch.constant.int'"),) * 2,
+    # f64 under IREE's default demotion to f32
+    "Fill_TensorFloat64WithFloat64_basic": (
+        ("run-fail", "OUT_OF_RANGE; buffer view byte length N exceeds backing buffer byte length N"),
+    )
+    * 2,
+    # attention with a boolean mask: fully masked rows
+    "ScaledDotProductAttentionBoolMaskModule_basic": (("wrong", "NaN where PyTorch has a number"),) * 2,
+    "RandModule_basic": (("random", ""),) * 2,  # torch.rand inside forward
+    "AllBoolTrueModule_basic": (
+        ("export-fail", "the module returns a Python scalar: iree-turbine's importer raises KeyError"),
+    )
+    * 2,
 }
 E2E_CUDA_SAMPLE = ["linalg/softmax.mlir@check_large_linalg_matmul_cuda", "linalg_ext_ops/sort.mlir@check_cuda"]
 E2E_CPU_SAMPLE = [
@@ -522,6 +541,42 @@ def test_onnx_sample_known_outcome(onnx_sample, name):
         (onnx_sample[name][v]["outcome"], ps.family(onnx_sample[name][v].get("error", ""))) for v in ("stock", "fixes")
     )
     assert got == ONNX_SAMPLE[name]
+
+
+@pytest.fixture(scope="module")
+def torch_sample(tmp_path_factory):
+    """The sample exported by one child (torch and iree-turbine import once), then compiled and run both ways."""
+    pytest.importorskip("torch")
+    pytest.importorskip("iree.turbine")
+    tmp = tmp_path_factory.mktemp("torch")
+    cases = _named(ps.torch_mlir_cases("cpu", cache=tmp / "exports"), TORCH_SAMPLE)
+    rows = [r for r in tm.registry(ps.PEER) if r["name"] in TORCH_SAMPLE]
+    tm.export_all(rows, ps.PEER, tmp / "exports", log=None)
+    return _run(cases, tmp)
+
+
+@needs_peer
+def test_torch_sample_no_regression(torch_sample):
+    rows = sweep.compare(*({n: r[v] for n, r in torch_sample.items()} for v in ("stock", "fixes")))
+    assert [(r["case"], r["fixes"].get("error")) for r in rows if r["verdict"] == "regressed"] == []
+    assert [(r["case"], r["fixes"]["traceback"]) for r in rows if r["fixes"].get("traceback")] == []
+
+
+@needs_peer
+@pytest.mark.parametrize("name", list(TORCH_SAMPLE))
+def test_torch_sample_known_outcome(torch_sample, name):
+    got = tuple(
+        (rec["outcome"], "" if rec["outcome"] in ps.GOOD else sweep.family_of(rec))
+        for rec in (torch_sample[name][v] for v in ("stock", "fixes"))
+    )
+    assert got == TORCH_SAMPLE[name]
+
+
+@needs_peer
+def test_torch_mlir_registry():
+    rows = tm.registry(ps.PEER)
+    assert len(rows) == 1828  # the suite's README: 1,828 registered tests
+    assert {r["name"]: r["timeout"] for r in rows if r["timeout"] != 120} == {"TimeOutModule_basic": 10}
 
 
 @needs_peer
