@@ -512,7 +512,9 @@ def run_torch_case(case: Case, variant: str, compile_timeout: float, run_timeout
     """Export (cached), compile one way, run on PyTorch's inputs and judge: the record's outcome fields."""
     meta = exported(case)
     if meta["outcome"] != tm.EXPORTED:
-        return {"outcome": "export-fail", "phase": "export", **{k: meta[k] for k in ("error", "where") if k in meta}}
+        # export_phase: where it failed (eager: PyTorch itself; export; save; load: the test file), as export.json says
+        where = {k: meta[k] for k in ("error", "where") if k in meta}
+        return {"outcome": "export-fail", "phase": "export", "export_phase": meta.get("phase", ""), **where}
     rec: dict = {"random": True} if meta.get("random") else {}
     with tempfile.TemporaryDirectory(prefix="peer-sweep-") as tmp:
         module = os.path.join(tmp, "module.vmfb")
@@ -574,7 +576,7 @@ def runtime_error(text: str) -> str:
 def torch_family(rec: dict) -> str:
     """A torch_mlir record's family: why it did not export, the kind of wrong numbers, the runtime's status."""
     if rec["outcome"] == "export-fail":
-        return tm.export_family(rec)
+        return tm.export_family({**rec, "phase": rec.get("export_phase", "")})
     if rec["outcome"] == "wrong":
         return rec.get("kind", "")
     if rec["outcome"] == "run-fail":  # "IndexError: Error invoking function: <file>:<line>: STATUS; why; while ..."

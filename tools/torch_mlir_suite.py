@@ -373,8 +373,14 @@ def export_test(test: Test, folder: Path) -> dict:
 
 
 def _first_line(e: BaseException) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0][:500] if text else ""
+    """The exception's first line; when it ends in a colon (MLIR's "Verification failed:"), the diagnostic after it."""
+    lines = [line.strip() for line in str(e).strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    text = lines[0]
+    if text.endswith(":") and len(lines) > 1:
+        text += " " + re.sub(r'^error: "[^"]*":\d+:\d+: ', "error: ", lines[1])
+    return text[:500]
 
 
 def _where(e: BaseException) -> str:
@@ -588,29 +594,38 @@ EXPORT_FAMILIES = [
     ("torchvision is not installed", r"No module named 'torchvision'"),
     ("torch-mlir's custom-op library is not installed", r"_torch_mlir_custom_op_example|No module named 'torch_mlir'"),
     (
-        "the module returns a Python scalar: iree-turbine's importer raises KeyError",
+        "the module returns a Python scalar (a constant): iree-turbine's importer raises KeyError",
         r"^KeyError: .*@\S*exported_program",
     ),
-    ("the module returns a Python scalar", r"^TypeError: a (int|float|bool) where a tensor is expected"),
+    (
+        "the module returns a Python scalar read from a tensor (a SymInt): iree-turbine's importer raises AttributeError",
+        r"^AttributeError: 'SymInt' object has no attribute 'dtype' @\S*exported_program",
+    ),
     ("data-dependent shape or value (GuardOnDataDependentSymNode)", r"GuardOnDataDependent|data.dependent"),
+    (
+        "quantized tensors: torch.export's fake tensors lack them",
+        r"quantized|int_repr|fake_quantize|LinearPackedParams",
+    ),
+    (
+        "a prims op whose result aliases its input: functionalization refuses it",
+        r"custom \(non-ATen\) operator whose output has alias annotations",
+    ),
     ("timed out", r"^timed out"),
     ("the exporter died", r"^the exporter died"),
-    ("PyTorch eager fails", r"@eager"),
-    ("iree-turbine's importer: unsupported", r"fx_importer"),
 ]
 
 
 def export_family(meta: dict) -> str:
-    """An export failure's family: named for the common causes, else its exception and normalised message."""
+    """An export failure's family: named for the common causes, else (PyTorch eager failing first, or the
+    export) its exception and normalised message."""
     error = meta.get("error", "")
-    where = meta.get("where", "")
-    text = f"{error} @{where}"
+    text = f"{error} @{meta.get('where', '')}"
     for name, pattern in EXPORT_FAMILIES:
-        if re.search(pattern, text) or re.search(pattern, error):
+        if re.search(pattern, text):
             return name
     error = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", error)
-    error = re.sub(r"\d+", "N", error)
-    return error[:160]
+    error = re.sub(r"\d+", "N", error)[:160]
+    return f"PyTorch eager fails: {error}" if meta.get("phase") == "eager" else error
 
 
 # --------------------------------------------------------------------------

@@ -101,7 +101,7 @@ TORCH_SAMPLE = {
     "ScaledDotProductAttentionBoolMaskModule_basic": (("wrong", "NaN where PyTorch has a number"),) * 2,
     "RandModule_basic": (("random", ""),) * 2,  # torch.rand inside forward
     "AllBoolTrueModule_basic": (
-        ("export-fail", "the module returns a Python scalar: iree-turbine's importer raises KeyError"),
+        ("export-fail", "the module returns a Python scalar (a constant): iree-turbine's importer raises KeyError"),
     )
     * 2,
 }
@@ -433,7 +433,7 @@ def test_torch_random_programs_are_judged_on_shapes_and_dtypes():
                 "error": "KeyError: False",
                 "where": "iree/turbine/aot/support/procedural/exported_program.py:219",
             },
-            "the module returns a Python scalar: iree-turbine's importer raises KeyError",
+            "the module returns a Python scalar (a constant): iree-turbine's importer raises KeyError",
         ),
         (
             {
