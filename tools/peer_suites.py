@@ -516,6 +516,8 @@ def run_torch_case(case: Case, variant: str, compile_timeout: float, run_timeout
         where = {k: meta[k] for k in ("error", "where") if k in meta}
         return {"outcome": "export-fail", "phase": "export", "export_phase": meta.get("phase", ""), **where}
     rec: dict = {"random": True} if meta.get("random") else {}
+    if any("float64" in call["inputs"] + call["outputs"] for call in meta["calls"]):
+        rec["f64"] = True  # IREE demotes f64 to f32 unless told not to: a family of its own when it fails at run time
     with tempfile.TemporaryDirectory(prefix="peer-sweep-") as tmp:
         module = os.path.join(tmp, "module.vmfb")
         step = run_step(compile_command(case, variant, module), case.cwd, compile_timeout, env)
@@ -577,12 +579,13 @@ def torch_family(rec: dict) -> str:
     """A torch_mlir record's family: why it did not export, the kind of wrong numbers, the runtime's status."""
     if rec["outcome"] == "export-fail":
         return tm.export_family({**rec, "phase": rec.get("export_phase", "")})
+    f64 = " (f64 inputs or results)" if rec.get("f64") else ""
     if rec["outcome"] == "wrong":
-        return rec.get("kind", "")
+        return rec.get("kind", "") + f64
     if rec["outcome"] == "run-fail":  # "IndexError: Error invoking function: <file>:<line>: STATUS; why; while ..."
         text = re.sub(r"^\w+: Error invoking function: ", "", rec.get("error", ""))
         text = re.sub(r"\S+\.(c|cc|h):\d+: ", "", text).split("; while ")[0]
-        return family(text)
+        return family(text) + f64
     return family(rec.get("error", ""))
 
 

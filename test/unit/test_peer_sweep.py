@@ -94,7 +94,10 @@ TORCH_SAMPLE = {
     "ElementwiseSignbitModule_basic": (("compile-fail", "failed to legalize operation 'torch.constant.int'"),) * 2,
     # f64 under IREE's default demotion to f32
     "Fill_TensorFloat64WithFloat64_basic": (
-        ("run-fail", "OUT_OF_RANGE; buffer view byte length N exceeds backing buffer byte length N"),
+        (
+            "run-fail",
+            "OUT_OF_RANGE; buffer view byte length N exceeds backing buffer byte length N (f64 inputs or results)",
+        ),
     )
     * 2,
     # attention with a boolean mask: fully masked rows
@@ -275,6 +278,16 @@ def test_a_rerun_skips_what_is_done(tmp_path):
     assert [(c.name, v) for c, v in todo] == [("test_b", "stock")]
 
 
+def test_redo_stale_reruns_what_another_commit_recorded(tmp_path):
+    """``--variant fixes --redo stale``: after fixes land, only the records of an older opt-py run again."""
+    cases = [_case("test_a"), _case("test_b")]
+    path = sweep.results_path(tmp_path, "onnx_ops", "cpu", "fixes")
+    sweep.append_result(path, {"case": "test_a", "outcome": "pass", "commit": "old"})
+    sweep.append_result(path, {"case": "test_b", "outcome": "compile-fail", "commit": "new"})
+    todo = sweep.pending(cases, ["fixes"], tmp_path, redo=frozenset({"stale"}), commit="new")
+    assert [(c.name, v) for c, v in todo] == [("test_a", "fixes")]
+
+
 def test_nothing_starts_past_the_deadline(tmp_path):
     """``--until``: runs not started by then are left pending, nothing is written for them."""
     import time
@@ -451,6 +464,10 @@ def test_torch_random_programs_are_judged_on_shapes_and_dtypes():
             "data-dependent shape or value (GuardOnDataDependentSymNode)",
         ),
         ({"outcome": "wrong", "error": "result 0 ...", "kind": "floats differ"}, "floats differ"),
+        (
+            {"outcome": "wrong", "error": "result 0 ...", "kind": "floats differ", "f64": True},
+            "floats differ (f64 inputs or results)",
+        ),
         (
             {
                 "outcome": "run-fail",
