@@ -357,7 +357,7 @@ def report(suite: str, target: str, out: Path, peer: Path, *, examples: int = 3,
         if len(fams) > top:
             lines.append(f"| {sum(len(v) for _, v in fams[top:])} | ({len(fams) - top} smaller families) | |")
     if suite == "torch_mlir":
-        lines += torch_mlir_sections(stock, examples)
+        lines += torch_mlir_sections(stock, examples, Path(out) / EXPORTS)
     if suite == "onnx_ops":
         config = ps.onnx_config(target, peer)
         lines += ["", f"Against IREE's `{config.name}.json` (stock here):", ""]
@@ -367,9 +367,18 @@ def report(suite: str, target: str, out: Path, peer: Path, *, examples: int = 3,
     return "\n".join(lines) + "\n", t["regressed"] + t["traceback"]
 
 
-def torch_mlir_sections(stock: dict[str, dict], examples: int) -> list[str]:
-    """What does not export (by family), and which programs are random, from stock's records."""
-    lines = []
+def torch_mlir_sections(stock: dict[str, dict], examples: int, cache: Path) -> list[str]:
+    """How the tests exported (the cache's records), what does not export (by family), and which programs are
+    random (stock's records)."""
+    metas = [m for name in sorted(stock) if (m := ps.tm.export_record(cache, name))]
+    shapes = Counter(m["shapes"].split(" (")[0] for m in metas if m["outcome"] == ps.tm.EXPORTED)
+    fallback = sum(1 for m in metas if m["outcome"] == ps.tm.EXPORTED and "dynamic export failed" in m["shapes"])
+    lines = [
+        "",
+        f"Exported: {sum(shapes.values())} of {len(stock)} ({shapes['dynamic']} with the annotations' dynamic "
+        f"dims, {shapes['static']} static: {fallback} of them because the dynamic export failed, the others "
+        "have no dynamic dim).",
+    ]
     fams = families(stock, skip=tuple(o for o in ps.TORCH_OUTCOMES if o != "export-fail"))
     if fams:
         total = sum(len(v) for _, v in fams)
