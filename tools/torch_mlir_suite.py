@@ -678,31 +678,64 @@ def compare(expected: list, got: list) -> tuple[str, str]:
                     f"{k}: {g.reshape(-1)[k]} vs {e.reshape(-1)[k]}"
                 )
             continue
-        wide = np.complex128 if e.dtype.kind == "c" else np.float64
-        e64, g64 = e.astype(wide), g.astype(wide)
-        ok = np.isclose(g64, e64, rtol=RTOL, atol=ATOL, equal_nan=True)
-        if ok.all():
-            continue
-        bad = ~ok
-        nan = bad & (np.isnan(g64) != np.isnan(e64))
-        inf = bad & ~nan & (np.isinf(g64) | np.isinf(e64))
-        kind = (
-            "NaN where PyTorch has a number"
-            if (nan & np.isnan(g64)).any()
-            else (
-                "a number where PyTorch has NaN" if nan.any() else "infinities differ" if inf.any() else "floats differ"
+        stats = _float_differences(e, g)
+        if stats["bad"]:
+            kind = (
+                "NaN where PyTorch has a number"
+                if stats["nan_got"]
+                else "a number where PyTorch has NaN"
+                if stats["nan_want"]
+                else "infinities differ"
+                if stats["inf"]
+                else "floats differ"
             )
-        )
-        finite = bad & np.isfinite(g64) & np.isfinite(e64)
-        err = np.abs(g64 - e64)[finite]
-        rel = (err / np.maximum(np.abs(e64[finite]), ATOL)) if err.size else err
-        k = int(np.flatnonzero(bad)[0])
-        measure = f", max abs error {err.max():.3g}, max rel error {rel.max():.3g}" if err.size else ""
-        return kind, (
-            f"{where}: {int(bad.sum())} of {e.size} elements beyond rtol {RTOL:g} atol {ATOL:g}"
-            f"{measure}; first at {k}: {g.reshape(-1)[k]} vs {e.reshape(-1)[k]}"
-        )
+            k = stats["first"]
+            measure = f", max abs error {stats['abs']:.3g}, max rel error {stats['rel']:.3g}" if stats["finite"] else ""
+            return kind, (
+                f"{where}: {stats['bad']} of {e.size} elements beyond rtol {RTOL:g} atol {ATOL:g}"
+                f"{measure}; first at {k}: {g.reshape(-1)[k]} vs {e.reshape(-1)[k]}"
+            )
     return "", ""
+
+
+CHUNK = 1 << 22  # elements compared at a time: a 268M-element f16 result upcast at once would take GBs
+
+
+def _float_differences(e, g) -> dict:
+    """Where ``g`` is not within tolerance of ``e`` (both upcast to float64 or complex128, a chunk at a time)."""
+    import numpy as np
+
+    wide = np.complex128 if e.dtype.kind == "c" else np.float64
+    e, g = e.reshape(-1), g.reshape(-1)
+    out = {
+        "bad": 0,
+        "first": -1,
+        "nan_got": False,
+        "nan_want": False,
+        "inf": False,
+        "finite": 0,
+        "abs": 0.0,
+        "rel": 0.0,
+    }
+    for start in range(0, e.size, CHUNK):
+        e64, g64 = e[start : start + CHUNK].astype(wide), g[start : start + CHUNK].astype(wide)
+        bad = ~np.isclose(g64, e64, rtol=RTOL, atol=ATOL, equal_nan=True)
+        if not bad.any():
+            continue
+        if out["first"] < 0:
+            out["first"] = start + int(np.flatnonzero(bad)[0])
+        out["bad"] += int(bad.sum())
+        nan = bad & (np.isnan(g64) != np.isnan(e64))
+        out["nan_got"] |= bool((nan & np.isnan(g64)).any())
+        out["nan_want"] |= bool(nan.any())
+        out["inf"] |= bool((bad & ~nan & (np.isinf(g64) | np.isinf(e64))).any())
+        finite = bad & np.isfinite(g64) & np.isfinite(e64)
+        if finite.any():
+            err = np.abs(g64 - e64)[finite]
+            out["finite"] += int(finite.sum())
+            out["abs"] = max(out["abs"], float(err.max()))
+            out["rel"] = max(out["rel"], float((err / np.maximum(np.abs(e64[finite]), ATOL)).max()))
+    return out
 
 
 def shapes_match(expected: list, got: list) -> str:

@@ -420,6 +420,20 @@ def test_torch_results_floats_within_the_suites_tolerance_integers_exactly():
     assert tm.compare(want, want[:2])[0] == "result count"
 
 
+def test_torch_results_compared_a_chunk_at_a_time_say_the_same(monkeypatch):
+    import numpy as np
+
+    want = np.linspace(-1, 1, 11).astype(np.float32)
+    got = want.copy()
+    got[[3, 8]] = [np.nan, 5.0]
+    whole = tm.compare([want], [got])
+    monkeypatch.setattr(tm, "CHUNK", 2)
+    assert tm.compare([want], [got]) == whole
+    assert whole[1].startswith(
+        "result 0 (float32 [11]): 2 of 11 elements beyond rtol 0.001 atol 1e-07, max abs error 4.4"
+    )
+
+
 def test_torch_f64_results_are_compared_in_f64():
     import numpy as np
 
