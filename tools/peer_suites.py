@@ -15,6 +15,12 @@ Shared by ``tools/sweep_peer_suites.py`` (the sweep) and
     of each folder's ``CMakeLists.txt`` for the backend, with its
     ``COMPILER_FLAGS``: run by ``opt-py check`` (exit 0 every expectation
     holds, 1 one fails, 2 error).
+``torch_mlir``
+    torch-mlir's e2e PyTorch programs, exported once each with iree-turbine
+    (``tools/torch_mlir_suite.py``: how, and how results are judged), compiled
+    with the project's flags for the target (``opt_py.iree.e2e.TARGETS``) and
+    run on the same inputs by ``opt_py.iree.worker`` (loaded read-only, called
+    twice, a fault is the case's outcome), against PyTorch's outputs.
 
 Each case runs in a child process per step, so an IREE crash, a hang or a
 Python traceback is the case's outcome, not the sweep's. GPU targets are
@@ -24,9 +30,14 @@ for e2e files ``opt-py check`` without fixes), ``fixes`` (``--fixes``),
 (``opt-py compile`` with no fix: is opt-py itself to blame?).
 
 Outcomes: ``pass``; ``compile-fail`` (the first error line kept); ``run-fail``
-(a wrong number: iree-run-module's mismatch, or a failed ``check.expect_*``);
-``error`` (``opt-py check`` exit 2); ``crash`` (a signal, with the frame and
-pass of IREE's stack dump when it printed one); ``timeout``.
+(a wrong number: iree-run-module's mismatch, or a failed ``check.expect_*``;
+for torch_mlir, the runtime's error); ``error`` (``opt-py check`` exit 2);
+``crash`` (a signal, with the frame and pass of IREE's stack dump when it
+printed one); ``timeout``. torch_mlir adds ``wrong`` (numbers unlike
+PyTorch's, with the error measure), ``random`` (a program with random-number
+ops: it ran and its results have PyTorch's shapes and dtypes, the values are
+not compared) and ``export-fail`` (the test did not load or export: both
+variants, the same reason).
 """
 
 from __future__ import annotations
@@ -39,12 +50,13 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 # the outcome helpers the sweep shares with opt-py fuzz, re-exported for sweep_peer_suites.py and its tests
-from opt_py.iree.outcomes import (  # noqa: F401
+from opt_py.iree.outcomes import (
     crash_site,
     family,
     first_error,
@@ -53,6 +65,9 @@ from opt_py.iree.outcomes import (  # noqa: F401
     traceback_of,
 )
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import torch_mlir_suite as tm  # a sibling module; it imports torch only in its own child processes
+
 ROOT = Path(__file__).resolve().parents[1]
 PEER = ROOT.parent / "shared" / "peer"
 ONNX_CASES = Path("onnx_ops") / "onnx" / "node" / "generated"
@@ -60,7 +75,7 @@ ONNX_PREFIX = "onnx/node/generated/"  # how IREE's lists name a case
 E2E = Path("iree_e2e")
 XFAILS = Path("iree_xfails")
 
-SUITES = ("onnx_ops", "iree_e2e")
+SUITES = ("onnx_ops", "iree_e2e", "torch_mlir")
 TARGETS = ("cpu", "cuda", "rocm")
 COMPILE_ONLY = frozenset({"cuda", "rocm"})
 # IREE's own configurations for onnx_ops, one per target (the lists of expected failures come with them)
@@ -71,8 +86,20 @@ ONNX_CONFIGS = {
 }
 E2E_BACKENDS = {"cpu": "llvm-cpu", "cuda": "cuda", "rocm": "rocm"}
 OUTCOMES = ("pass", "compile-fail", "run-fail", "error", "crash", "timeout")
+TORCH_OUTCOMES = ("pass", "random", "compile-fail", "run-fail", "wrong", "crash", "timeout", "export-fail")
+GOOD = ("pass", "random")  # ran to the end as far as can be judged (random: shapes and dtypes only)
 # how far a variant got: a failure later in the pipeline is a better failure
-REACH = {"timeout": 0, "crash": 0, "compile-fail": 1, "error": 1, "run-fail": 2, "pass": 3}
+REACH = {
+    "export-fail": -1,
+    "timeout": 0,
+    "crash": 0,
+    "compile-fail": 1,
+    "error": 1,
+    "run-fail": 2,
+    "wrong": 2,
+    "random": 3,
+    "pass": 3,
+}
 
 
 @dataclass(frozen=True)
@@ -85,6 +112,8 @@ class Case:
     flags: tuple[str, ...] = ()  # iree-compile flags
     run_flags: tuple[str, ...] = ()  # iree-run-module flags (onnx_ops)
     compile_only: bool = False
+    cache: str = ""  # torch_mlir: the folder of the exports (cwd is this test's folder in it)
+    peer: str = ""  # torch_mlir: the peers' suites, to export from
 
 
 @dataclass(frozen=True)
@@ -192,8 +221,37 @@ def e2e_cases(target: str, peer: Path = PEER) -> list[Case]:
     return sorted(cases, key=lambda c: c.name)
 
 
-def cases_of(suite: str, target: str, peer: Path = PEER) -> list[Case]:
+def torch_mlir_cases(target: str, peer: Path = PEER, cache: Path | None = None) -> list[Case]:
+    """torch-mlir's registered tests in name order, each exported into ``cache/NAME`` (on first use)."""
+    cache = Path(cache or default_cache())
+    return [
+        Case(
+            suite="torch_mlir",
+            target=target,
+            name=row["name"],
+            program=str(cache / row["name"] / "model.mlir"),
+            cwd=str(cache / row["name"]),
+            flags=tuple(gpu_target_flags(target)),
+            compile_only=target in COMPILE_ONLY,
+            cache=str(cache),
+            peer=str(peer),
+        )
+        for row in tm.registry(peer)
+    ]
+
+
+def default_cache() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "opt-py" / "torch-mlir-export"
+
+
+def cases_of(suite: str, target: str, peer: Path = PEER, cache: Path | None = None) -> list[Case]:
+    if suite == "torch_mlir":
+        return torch_mlir_cases(target, peer, cache)
     return onnx_cases(target, peer) if suite == "onnx_ops" else e2e_cases(target, peer)
+
+
+def outcomes_of(suite: str) -> tuple[str, ...]:
+    return TORCH_OUTCOMES if suite == "torch_mlir" else OUTCOMES
 
 
 # --------------------------------------------------------------------------
@@ -353,6 +411,8 @@ def run_case(
 ) -> dict:
     """Compile and run one case one way; the record the sweep appends (outcome, error, seconds)."""
     rec = {"case": case.name, "suite": case.suite, "target": case.target, "variant": variant}
+    if case.suite == "torch_mlir":
+        return {**rec, **run_torch_case(case, variant, compile_timeout, run_timeout, env)}
     if case.suite == "iree_e2e" and not case.compile_only:
         step = run_step(check_command(case, variant, check), case.cwd, compile_timeout + run_timeout, env)
         return {**rec, "seconds": round(step.seconds, 2), **(failed_step(step, "check") or {"outcome": "pass"})}
@@ -366,3 +426,106 @@ def run_case(
         step = run_step(run_command(case, module), case.cwd, run_timeout, env)
         rec["run_s"] = round(step.seconds, 2)
         return {**rec, **(failed_step(step, "run") or {"outcome": "pass"})}
+
+
+# --------------------------------------------------------------------------
+# torch-mlir's programs
+# --------------------------------------------------------------------------
+
+_LOCAL = threading.local()  # each sweep thread's runtime worker (a Worker runs one request at a time)
+_EXPORTING: dict[str, threading.Lock] = {}
+_EXPORTING_LOCK = threading.Lock()
+
+
+def exported(case: Case) -> dict:
+    """The test's export record, exporting it now when the cache has none (one thread at a time per test)."""
+    with _EXPORTING_LOCK:
+        lock = _EXPORTING.setdefault(case.name, threading.Lock())
+    with lock:
+        meta = tm.export_record(case.cache, case.name)
+        if meta is None:
+            row = next(r for r in tm.registry(case.peer) if r["name"] == case.name)
+            tm.export_all([row], Path(case.peer), Path(case.cache), log=None)
+            meta = tm.export_record(case.cache, case.name) or {"outcome": "export-fail", "error": "no record"}
+        return meta
+
+
+def run_torch_case(case: Case, variant: str, compile_timeout: float, run_timeout: float, env: dict | None) -> dict:
+    """Export (cached), compile one way, run on PyTorch's inputs and judge: the record's outcome fields."""
+    meta = exported(case)
+    if meta["outcome"] != tm.EXPORTED:
+        # export_phase: where it failed (eager: PyTorch itself; export; save; load: the test file), as export.json says
+        where = {k: meta[k] for k in ("error", "where") if k in meta}
+        return {"outcome": "export-fail", "phase": "export", "export_phase": meta.get("phase", ""), **where}
+    rec: dict = {"random": True} if meta.get("random") else {}
+    if any("float64" in call["inputs"] + call["outputs"] for call in meta["calls"]):
+        rec["f64"] = True  # IREE demotes f64 to f32 unless told not to: a family of its own when it fails at run time
+    with tempfile.TemporaryDirectory(prefix="peer-sweep-") as tmp:
+        module = os.path.join(tmp, "module.vmfb")
+        step = run_step(compile_command(case, variant, module), case.cwd, compile_timeout, env)
+        rec["compile_s"] = round(step.seconds, 2)
+        failed = failed_step(step, "compile")
+        if failed or case.compile_only:
+            return {**rec, **(failed or {"outcome": "pass"})}
+        t0 = time.monotonic()
+        judged = run_and_judge(case, meta, module, run_timeout)
+        return {**rec, "run_s": round(time.monotonic() - t0, 2), **judged}
+
+
+def run_and_judge(case: Case, meta: dict, module: str, timeout: float) -> dict:
+    """Every call of the test, twice, in one context: pass, random, wrong, run-fail, crash or timeout."""
+    from opt_py.iree import e2e, worker
+
+    if not hasattr(_LOCAL, "worker"):
+        _LOCAL.worker = worker.Worker()
+    calls = tm.load_call_arrays(case.cwd, meta)
+    request = worker.Request(
+        module=module,
+        device=e2e.TARGETS[case.target].device,
+        function=meta["function"],
+        sequence=[(meta["function"], inputs) for inputs, _ in calls],
+    )
+    outcome = worker.run(request, timeout, _LOCAL.worker)
+    if outcome.fault:
+        return {"outcome": "crash", "phase": "run", "error": outcome.reason, "signal": outcome.fault}
+    if outcome.error.startswith("timed out"):
+        return {"outcome": "timeout", "phase": "run", "error": f"run {outcome.error}"}
+    if outcome.error and not outcome.calls:
+        return {"outcome": "run-fail", "phase": "run", "error": runtime_error(outcome.error)}
+    expected = [o for _, outs in calls for o in outs]
+    got = outcome.calls[0]["results"]
+    if meta.get("random"):
+        differs = tm.shapes_match(expected, got)
+        if differs:
+            return {"outcome": "wrong", "phase": "run", "error": differs, "kind": "shape or dtype"}
+        return {"outcome": "random"}
+    kind, what = tm.compare(expected, got)
+    if kind:
+        return {"outcome": "wrong", "phase": "run", "error": what, "kind": kind}
+    if outcome.error:  # the second call failed
+        return {"outcome": "run-fail", "phase": "run", "error": runtime_error(outcome.error)}
+    changed = worker.changed_between_calls(outcome.calls)
+    if changed:
+        kind = "results change between two calls"
+        return {"outcome": "wrong", "phase": "run", "error": changed, "kind": kind}
+    return {"outcome": "pass"}
+
+
+def runtime_error(text: str) -> str:
+    """The runtime's message in one line: the status and its first line of detail."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return " ".join(lines[:2])[:400]
+
+
+def torch_family(rec: dict) -> str:
+    """A torch_mlir record's family: why it did not export, the kind of wrong numbers, the runtime's status."""
+    if rec["outcome"] == "export-fail":
+        return tm.export_family({**rec, "phase": rec.get("export_phase", "")})
+    f64 = " (f64 inputs or results)" if rec.get("f64") else ""
+    if rec["outcome"] == "wrong":
+        return rec.get("kind", "") + f64
+    if rec["outcome"] == "run-fail":  # "IndexError: Error invoking function: <file>:<line>: STATUS; why; while ..."
+        text = re.sub(r"^\w+: Error invoking function: ", "", rec.get("error", ""))
+        text = re.sub(r"\S+\.(c|cc|h):\d+: ", "", text).split("; while ")[0]
+        return family(text) + f64
+    return family(rec.get("error", ""))

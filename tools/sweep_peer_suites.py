@@ -1,21 +1,25 @@
 #!/usr/bin/env python3
 """Sweep the peers' suites stock and with ``--fixes``: the contract as a number.
 
-    python tools/sweep_peer_suites.py [--suite onnx_ops|iree_e2e] [--target cpu|cuda|rocm]
+    python tools/sweep_peer_suites.py [--suite onnx_ops|iree_e2e|torch_mlir] [--target cpu|cuda|rocm]
         [--variant stock --variant fixes --variant fixes=NAME,...] [--cases GLOB,...] [--iree-xfails]
         [--sample N [--seed S] | --every K] [--jobs N] [--out DIR] [--report-only] [--until HH:MM]
-        [--bisect] [--redo OUTCOME,...]
+        [--bisect] [--redo OUTCOME,...|stale] [--export-timeout S]
 
 Every case of the suite (``tools/peer_suites.py`` says which, with which
 flags, and what each outcome means) is compiled and run once per variant. The
 work is done by child processes (iree-compile, opt-py, iree-run-module), so
 ``--jobs`` threads only wait on them. Each result is appended to
 ``OUT/SUITE-TARGET-VARIANT.jsonl`` as it comes; a re-run skips the cases
-already there (``--redo timeout,crash`` runs those again; the last record of a
-case wins), so a sweep can be stopped and resumed.
+already there (``--redo timeout,crash`` runs those again, ``--redo stale``
+those recorded at another opt-py commit; the last record of a case wins), so
+a sweep can be stopped and resumed. torch_mlir's programs are exported first,
+once, into ``OUT/torch-mlir-export/`` (resumable the same way), and only when
+``--suite torch_mlir`` is asked for.
 
 The report (markdown, to stdout) covers every case with both ``stock`` and
-``fixes`` done: the totals (pass both, fail both, fixed, regressed), each
+``fixes`` done (for torch_mlir, those that export; what does not, by reason,
+after): the totals (pass both, fail both, fixed, regressed), each
 case where the two differ, for cases failing both whether ``--fixes`` fails
 with stock's error, a better one (later in the pipeline), or a different or
 worse one, and any Python traceback; stock's failure families (first error
@@ -34,6 +38,7 @@ import fnmatch
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -120,17 +125,24 @@ def source_commit() -> str:
 # --------------------------------------------------------------------------
 
 
-def pending(cases: list, variants: list[str], out: Path, redo: frozenset = frozenset()) -> list[tuple]:
-    """(case, variant) pairs not yet in the results files, stock and fixes of a case side by side."""
+def pending(
+    cases: list, variants: list[str], out: Path, redo: frozenset = frozenset(), commit: str | None = None
+) -> list[tuple]:
+    """(case, variant) pairs not yet in the results files, stock and fixes of a case side by side.
+
+    ``redo`` names outcomes to run again; ``stale`` in it, every record made at another commit than ``commit``.
+    """
     if not cases:
         return []
     suite, target = cases[0].suite, cases[0].target
     done = {v: load_results(results_path(out, suite, target, v)) for v in variants}
+    stale = "stale" in redo
+    commit = commit or (source_commit() if stale else None)
     todo = []
     for case in cases:
         for v in variants:
             rec = done[v].get(case.name)
-            if rec is None or rec["outcome"] in redo:
+            if rec is None or rec["outcome"] in redo or (stale and rec.get("commit") != commit):
                 todo.append((case, v))
     return todo
 
@@ -177,7 +189,7 @@ def sweep(
 
 
 def verdict(stock: dict, fixed: dict) -> str:
-    s, f = stock["outcome"] == "pass", fixed["outcome"] == "pass"
+    s, f = stock["outcome"] in ps.GOOD, fixed["outcome"] in ps.GOOD
     return {(True, True): "pass both", (False, False): "fail both", (False, True): "fixed", (True, False): "regressed"}[
         (s, f)
     ]
@@ -192,16 +204,27 @@ def failure_kind(stock: dict, fixed: dict) -> str:
         return "better"
     if f < s:
         return "worse"
-    if ps.family(stock.get("error", "")) == ps.family(fixed.get("error", "")):
+    if family_of(stock) == family_of(fixed) or same_crash(stock, fixed):
         return "same"
     return "different"
 
 
+def same_crash(stock: dict, fixed: dict) -> bool:
+    """Both crash with the same signal in the same pass (opt-py's report of a crash names the pass, not the frame)."""
+    if not stock["outcome"] == fixed["outcome"] == "crash":
+        return False
+    s, f = (re.match(r"(\w+).*\(?pass (\w+)\)?$", r.get("error", "")) for r in (stock, fixed))
+    return bool(s and f and s.groups() == f.groups())
+
+
 def compare(stock: dict[str, dict], fixed: dict[str, dict]) -> list[dict]:
-    """One row per case done both ways: its verdict, and for failures both ways how they compare."""
+    """One row per case done both ways (not one that exported neither way): its verdict, and for
+    failures both ways how they compare."""
     rows = []
     for name in sorted(set(stock) & set(fixed)):
         s, f = stock[name], fixed[name]
+        if s["outcome"] == f["outcome"] == "export-fail":
+            continue
         row = {"case": name, "stock": s, "fixes": f, "verdict": verdict(s, f)}
         if row["verdict"] == "fail both":
             row["kind"] = failure_kind(s, f)
@@ -220,12 +243,17 @@ def outcome_counts(records: dict[str, dict]) -> Counter:
     return Counter(r["outcome"] for r in records.values())
 
 
-def families(records: dict[str, dict]) -> list[tuple[str, list[dict]]]:
-    """The failures grouped by their normalised first error, largest group first."""
+def family_of(rec: dict) -> str:
+    """A failure's family: its normalised first error (torch_mlir: ``peer_suites.torch_family``)."""
+    return ps.torch_family(rec) if rec.get("suite") == "torch_mlir" else ps.family(rec.get("error", ""))
+
+
+def families(records: dict[str, dict], skip: tuple[str, ...] = ps.GOOD) -> list[tuple[str, list[dict]]]:
+    """The failures (outcomes not in ``skip``) grouped by their family, largest group first."""
     groups: dict[str, list[dict]] = defaultdict(list)
     for rec in records.values():
-        if rec["outcome"] != "pass":
-            groups[f"{rec['outcome']}: {ps.family(rec.get('error', ''))}"].append(rec)
+        if rec["outcome"] not in skip:
+            groups[f"{rec['outcome']}: {family_of(rec)}"].append(rec)
     return sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
 
 
@@ -272,7 +300,7 @@ def bisect(case: ps.Case, **run_options) -> dict[str, dict]:
     blame on opt-py's compile itself, not on a fix (no fix is tried then).
     """
     bare = ps.run_case(case, "opt-py", **run_options)
-    if bare["outcome"] != "pass":
+    if bare["outcome"] not in ps.GOOD:
         return {"opt-py": bare}
     return {"opt-py": bare, **{f"fixes={n}": ps.run_case(case, f"fixes={n}", **run_options) for n in fix_names(case)}}
 
@@ -295,10 +323,11 @@ def report(suite: str, target: str, out: Path, peer: Path, *, examples: int = 3,
     lines = [f"## {suite}, {target}", ""]
     commits = sorted({r.get("commit", "?") for r in fixed.values()})
     lines += [f"Cases done: stock {len(stock)}, `--fixes` {len(fixed)} (opt-py {', '.join(commits) or '-'}).", ""]
-    lines += ["| variant | " + " | ".join(ps.OUTCOMES) + " |", "| --- |" + " ---: |" * len(ps.OUTCOMES)]
+    outcomes = ps.outcomes_of(suite)
+    lines += ["| variant | " + " | ".join(outcomes) + " |", "| --- |" + " ---: |" * len(outcomes)]
     for name, recs in (("stock", stock), ("--fixes", fixed)):
         counts = outcome_counts(recs)
-        lines.append(f"| {name} | " + " | ".join(str(counts[o]) for o in ps.OUTCOMES) + " |")
+        lines.append(f"| {name} | " + " | ".join(str(counts[o]) for o in outcomes) + " |")
     rows = compare(stock, fixed)
     t = totals(rows)
     lines += ["", f"Both done: {len(rows)}."]
@@ -318,7 +347,7 @@ def report(suite: str, target: str, out: Path, peer: Path, *, examples: int = 3,
                 f"| {r['case']} | {r['verdict']}{', ' + r['kind'] if 'kind' in r else ''} "
                 f"| {_cell(r['stock'])} | {_cell(r['fixes'])} |"
             )
-    fams = families(stock)
+    fams = families(stock, skip=(*ps.GOOD, "export-fail"))
     if fams:
         lines += ["", f"Stock's failure families ({sum(len(v) for _, v in fams)} failures, {len(fams)} families):", ""]
         lines += ["| cases | family | examples |", "| ---: | --- | --- |"]
@@ -327,6 +356,8 @@ def report(suite: str, target: str, out: Path, peer: Path, *, examples: int = 3,
             lines.append(f"| {len(recs)} | {key.replace('|', chr(92) + '|')} | {ex} |")
         if len(fams) > top:
             lines.append(f"| {sum(len(v) for _, v in fams[top:])} | ({len(fams) - top} smaller families) | |")
+    if suite == "torch_mlir":
+        lines += torch_mlir_sections(stock, examples, Path(out) / EXPORTS)
     if suite == "onnx_ops":
         config = ps.onnx_config(target, peer)
         lines += ["", f"Against IREE's `{config.name}.json` (stock here):", ""]
@@ -336,6 +367,32 @@ def report(suite: str, target: str, out: Path, peer: Path, *, examples: int = 3,
     return "\n".join(lines) + "\n", t["regressed"] + t["traceback"]
 
 
+def torch_mlir_sections(stock: dict[str, dict], examples: int, cache: Path) -> list[str]:
+    """How the tests exported (the cache's records), what does not export (by family), and which programs are
+    random (stock's records)."""
+    metas = [m for name in sorted(stock) if (m := ps.tm.export_record(cache, name))]
+    shapes = Counter(m["shapes"].split(" (")[0] for m in metas if m["outcome"] == ps.tm.EXPORTED)
+    fallback = sum(1 for m in metas if m["outcome"] == ps.tm.EXPORTED and "dynamic export failed" in m["shapes"])
+    lines = [
+        "",
+        f"Exported: {sum(shapes.values())} of {len(stock)} ({shapes['dynamic']} with the annotations' dynamic "
+        f"dims, {shapes['static']} static: {fallback} of them because the dynamic export failed, the others "
+        "have no dynamic dim).",
+    ]
+    fams = families(stock, skip=tuple(o for o in ps.TORCH_OUTCOMES if o != "export-fail"))
+    if fams:
+        total = sum(len(v) for _, v in fams)
+        lines += ["", f"Not exported ({total} tests, {len(fams)} reasons):", ""]
+        lines += ["| tests | reason | examples |", "| ---: | --- | --- |"]
+        for key, recs in fams:
+            ex = ", ".join(r["case"] for r in recs[:examples])
+            lines.append(f"| {len(recs)} | {key.removeprefix('export-fail: ').replace('|', chr(92) + '|')} | {ex} |")
+    random_ = sorted(n for n, r in stock.items() if r.get("random"))
+    if random_:
+        lines += ["", f"Random programs ({len(random_)}; judged on shapes and dtypes only): {', '.join(random_)}"]
+    return lines
+
+
 # --------------------------------------------------------------------------
 # The command
 # --------------------------------------------------------------------------
@@ -343,7 +400,7 @@ def report(suite: str, target: str, out: Path, peer: Path, *, examples: int = 3,
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suite", choices=ps.SUITES, action="append", help="default: both")
+    ap.add_argument("--suite", choices=ps.SUITES, action="append", help="default: onnx_ops and iree_e2e")
     ap.add_argument("--target", choices=ps.TARGETS, action="append", help="default: cpu")
     ap.add_argument("--variant", action="append", help="stock, fixes or fixes=NAME,... (default: stock and fixes)")
     ap.add_argument("--cases", default="", help="comma-separated globs on case names")
@@ -363,7 +420,10 @@ def parse_args(argv):
     ap.add_argument("--check", default="", help="the opt-py check command to use (default: opt-py check)")
     ap.add_argument("--server", action="store_true", help="let opt-py use its warm server (default: cold runs)")
     ap.add_argument("--until", default="", help="start no run after this UTC time (HH:MM); a re-run resumes")
-    ap.add_argument("--redo", default="", help="comma-separated outcomes to run again")
+    ap.add_argument(
+        "--redo", default="", help="comma-separated outcomes to run again; stale: records of another opt-py commit"
+    )
+    ap.add_argument("--export-timeout", type=float, default=300, help="torch_mlir: seconds to export one test")
     ap.add_argument("--report-only", action="store_true", help="print the report of what is done, run nothing")
     ap.add_argument("--bisect", action="store_true", help="run each regressed case with each fix alone")
     return ap.parse_args(argv)
@@ -374,7 +434,7 @@ def main(argv=None) -> int:
     if not (args.peer / ps.ONNX_CASES).is_dir():
         print(f"sweep_peer_suites: no peers' suites at {args.peer}", file=sys.stderr)
         return 2
-    suites, targets = args.suite or list(ps.SUITES), args.target or ["cpu"]
+    suites, targets = args.suite or ["onnx_ops", "iree_e2e"], args.target or ["cpu"]
     variants = args.variant or ["stock", "fixes"]
     env = dict(os.environ) if args.server else {**os.environ, "OPT_PY_NO_SERVER": "1"}
     options = {
@@ -387,17 +447,34 @@ def main(argv=None) -> int:
     for suite in suites:
         for target in targets:
             names = iree_xfails(suite, target, args.peer) if args.iree_xfails else None
-            cases = select(ps.cases_of(suite, target, args.peer), args.cases, args.sample, args.every, args.seed, names)
+            all_cases = ps.cases_of(suite, target, args.peer, args.out / EXPORTS)
+            cases = select(all_cases, args.cases, args.sample, args.every, args.seed, names)
             if not args.report_only:
                 todo = pending(cases, variants, args.out, frozenset(filter(None, args.redo.split(","))))
                 print(f"{suite} {target}: {len(cases)} cases, {len(todo)} runs to do", file=sys.stderr)
-                sweep(todo, args.out, args.jobs, deadline=utc_deadline(args.until), **options)
+                deadline = utc_deadline(args.until)
+                if suite == "torch_mlir":
+                    export_first(todo, args.peer, args.out / EXPORTS, args.export_timeout, deadline)
+                sweep(todo, args.out, args.jobs, deadline=deadline, **options)
             text, violations = report(suite, target, args.out, args.peer)
             bad += violations
             print(text)
             if args.bisect:
                 bisect_report(suite, target, args.out, cases, options)
     return 1 if bad else 0
+
+
+EXPORTS = "torch-mlir-export"  # torch_mlir's exports, under --out
+
+
+def export_first(todo: list[tuple], peer: Path, cache: Path, timeout: float, deadline: float | None) -> None:
+    """Export the torch_mlir tests of ``todo`` not yet in ``cache``, in one child at a time."""
+    wanted = {c.name for c, _ in todo}
+    rows = [r for r in ps.tm.registry(peer) if r["name"] in wanted]
+    missing = [r for r in rows if ps.tm.export_record(cache, r["name"]) is None]
+    if missing:
+        print(f"torch_mlir: exporting {len(missing)} tests into {cache}", file=sys.stderr)
+        ps.tm.export_all(missing, peer, cache, timeout=timeout, deadline=deadline)
 
 
 def utc_deadline(until: str) -> float | None:
@@ -426,7 +503,7 @@ def bisect_report(suite: str, target: str, out: Path, cases: list, options: dict
         if row["verdict"] != "regressed" or row["case"] not in by_name:
             continue
         alone = bisect(by_name[row["case"]], **options)
-        culprits = [n for n, rec in alone.items() if rec["outcome"] != "pass"]
+        culprits = [n for n, rec in alone.items() if rec["outcome"] not in ps.GOOD]
         print(f"- {row['case']} regressed ({_cell(row['fixes'])}); failing: {', '.join(culprits) or 'none alone'}")
 
 

@@ -38,9 +38,14 @@ _PASS_FRAME = re.compile(r"(\w+)::runOnOperation\(\)")
 
 
 def _function(frame: str) -> str:
-    """``ns::Class::method`` of a demangled frame, anonymous namespaces and arguments dropped."""
+    """``ns::Class::method`` of a demangled frame, anonymous namespaces, return type and arguments dropped;
+    for a lambda called through ``llvm::function_ref``, the function that holds the lambda."""
     frame = frame.replace("(anonymous namespace)::", "")
-    return re.split(r"\(", frame, maxsplit=1)[0]
+    if callback := re.search(r"function_ref<.*?>::callback_fn<([\w:]+)", frame):
+        return callback.group(1)
+    return re.split(
+        r"\(", re.sub(r"^(?:void|bool|int|unsigned|long|(?:llvm|mlir)::LogicalResult) ", "", frame), maxsplit=1
+    )[0]
 
 
 def crash_site(stderr: str) -> str:

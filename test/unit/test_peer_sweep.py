@@ -6,11 +6,13 @@ change, better or worse, is noticed here and re-pinned on purpose). The
 sample: 15 ``onnx_ops`` cases on llvm-cpu, compiled with IREE's own flags and
 run against their expected outputs (the ops the fixes rewrite: top-k, softmax,
 normalization, scatters, reshapes; and one case of each failure class), two
-IREE e2e files compiled for cuda (compile-only: no GPU needed), and three e2e
-files through ``opt-py check`` on the CPU. The full sweep and its counts:
-docs/reports/peer-suites.md. These tests need ``../shared/peer`` beside the
-checkout and are skipped, with the reason, without it; the classification
-tests before them need nothing.
+IREE e2e files compiled for cuda (compile-only: no GPU needed), three e2e
+files through ``opt-py check`` on the CPU, and six torch-mlir programs on the
+CPU (one per outcome: pass, compile failure, run failure, wrong numbers,
+random, no export; they also need torch and iree-turbine). The full sweep and
+its counts: docs/reports/peer-suites.md. These tests need ``../shared/peer``
+beside the checkout and are skipped, with the reason, without it; the
+classification tests before them need nothing.
 """
 
 import importlib.util
@@ -85,6 +87,26 @@ ONNX_SAMPLE = {
         ("crash", "SIGFPE in ConvertAtenViewOp::getMultiplier (pass ConvertTorchToLinalg)"),
         PASS,
     ),
+}
+# torch-mlir's programs on llvm-cpu, exported with iree-turbine: case -> (stock, --fixes) as above
+TORCH_SAMPLE = {
+    "ElementwiseFmaxModule_basic": (PASS, PASS),  # three calls, NaNs among the inputs
+    # stock's failures the fixes exist for: torch-decompose-signbit, abi-convert-demoted-tensors (f64 under
+    # IREE's default demotion to f32), torch-sdpa-masked-rows-zero (attention rows a boolean mask hides)
+    "ElementwiseSignbitModule_basic": (("compile-fail", "failed to legalize operation 'torch.constant.int'"), PASS),
+    "Fill_TensorFloat64WithFloat64_basic": (
+        (
+            "run-fail",
+            "OUT_OF_RANGE; buffer view byte length N exceeds backing buffer byte length N (f64 inputs or results)",
+        ),
+        PASS,
+    ),
+    "ScaledDotProductAttentionBoolMaskModule_basic": (("wrong", "NaN where PyTorch has a number"), PASS),
+    "RandModule_basic": (("random", ""),) * 2,  # torch.rand inside forward
+    "AllBoolTrueModule_basic": (
+        ("export-fail", "the module returns a Python scalar (a constant): iree-turbine's importer raises KeyError"),
+    )
+    * 2,
 }
 E2E_CUDA_SAMPLE = ["linalg/softmax.mlir@check_large_linalg_matmul_cuda", "linalg_ext_ops/sort.mlir@check_cuda"]
 E2E_CPU_SAMPLE = [
@@ -190,6 +212,21 @@ def test_failed_step(step, phase, want):
         assert got["error"] == "SIGFPE in ConvertAtenViewOp::getMultiplier (pass ConvertTorchToLinalg)"
 
 
+def test_crash_site_of_a_lambda_is_its_function_and_opt_py_names_the_same_crash_by_pass():
+    frame = (
+        " #4 0x00007fd97b010b10 void llvm::function_ref<void (mlir::Operation*)>::callback_fn<mlir::iree_compiler::"
+        "IREE::Flow::summarizeDispatchRegion[abi:cxx11](mlir::Region&)::$_0>(long, mlir::Operation*) "
+        "AnnotateDispatches.cpp:0:0\n"
+        " #6 0x00007fd97b011f9a mlir::iree_compiler::IREE::Flow::AnnotateDispatchesPass::runOnOperation() "
+        "AnnotateDispatches.cpp:0:0\n"
+    )
+    site = ps.crash_site(STACK.split(" #4")[0] + frame)
+    assert site == "mlir::iree_compiler::IREE::Flow::summarizeDispatchRegion (pass AnnotateDispatchesPass)"
+    stock = {"outcome": "crash", "error": f"SIGFPE in {site}"}
+    assert sweep.failure_kind(stock, _rec("crash", "SIGFPE in pass AnnotateDispatchesPass")) == "same"
+    assert sweep.failure_kind(stock, _rec("crash", "SIGSEGV in pass AnnotateDispatchesPass")) == "different"
+
+
 def test_a_successful_step_is_no_failure():
     assert ps.failed_step(ps.Step(0, "", "warning: generic CPU\n", 1.0), "compile") is None
 
@@ -239,6 +276,16 @@ def test_a_rerun_skips_what_is_done(tmp_path):
     assert [(c.name, v) for c, v in todo] == [("test_a", "fixes"), ("test_b", "fixes")]
     todo = sweep.pending(cases, ["stock"], tmp_path, redo=frozenset({"timeout"}))
     assert [(c.name, v) for c, v in todo] == [("test_b", "stock")]
+
+
+def test_redo_stale_reruns_what_another_commit_recorded(tmp_path):
+    """``--variant fixes --redo stale``: after fixes land, only the records of an older opt-py run again."""
+    cases = [_case("test_a"), _case("test_b")]
+    path = sweep.results_path(tmp_path, "onnx_ops", "cpu", "fixes")
+    sweep.append_result(path, {"case": "test_a", "outcome": "pass", "commit": "old"})
+    sweep.append_result(path, {"case": "test_b", "outcome": "compile-fail", "commit": "new"})
+    todo = sweep.pending(cases, ["fixes"], tmp_path, redo=frozenset({"stale"}), commit="new")
+    assert [(c.name, v) for c, v in todo] == [("test_a", "fixes")]
 
 
 def test_nothing_starts_past_the_deadline(tmp_path):
@@ -344,6 +391,161 @@ def test_e2e_files_go_through_opt_py_check(tmp_path, text, outcome):
 
 
 # --------------------------------------------------------------------------
+# torch-mlir's programs: judging results and naming failures (NumPy only)
+# --------------------------------------------------------------------------
+
+tm = ps.tm
+
+
+def test_torch_results_floats_within_the_suites_tolerance_integers_exactly():
+    import numpy as np
+
+    want = [np.array([1.0, -2.0, np.nan], np.float32), np.array([3, 4], np.int64), np.array([True, False])]
+    assert tm.compare(want, [want[0] * np.float32(1 + 5e-4), want[1], want[2]]) == ("", "")  # NaN equals NaN
+    kind, what = tm.compare(want, [want[0] * np.float32(1 + 3e-3), want[1], want[2]])
+    assert kind == "floats differ"
+    assert what.startswith("result 0 (float32 [3]): 2 of 3 elements beyond rtol 0.001 atol 1e-07, max abs error 0.006")
+    assert tm.compare(want, [want[0], want[1] + [0, 1], want[2]]) == (
+        "integers differ",
+        "result 1 (int64 [2]): 1 of 2 elements differ, first at 1: 5 vs 4",
+    )
+    assert tm.compare(want, [want[0], want[1], ~want[2]])[0] == "integers differ"
+    assert tm.compare(want, [np.array([1, -2, 0], np.float32), want[1], want[2]])[0] == "a number where PyTorch has NaN"
+    assert (
+        tm.compare(want, [np.array([1, np.nan, np.nan], np.float32), *want[1:]])[0] == "NaN where PyTorch has a number"
+    )
+    assert tm.compare(want, [np.array([1, -np.inf, np.nan], np.float32), *want[1:]])[0] == "infinities differ"
+    assert tm.compare(want, [want[0].astype(np.float64), *want[1:]])[0] == "dtype"
+    assert tm.compare(want, [want[0][:2], *want[1:]])[0] == "shape"
+    assert tm.compare(want, want[:2])[0] == "result count"
+
+
+def test_torch_results_compared_a_chunk_at_a_time_say_the_same(monkeypatch):
+    import numpy as np
+
+    want = np.linspace(-1, 1, 11).astype(np.float32)
+    got = want.copy()
+    got[[3, 8]] = [np.nan, 5.0]
+    whole = tm.compare([want], [got])
+    monkeypatch.setattr(tm, "CHUNK", 2)
+    assert tm.compare([want], [got]) == whole
+    assert whole[1].startswith(
+        "result 0 (float32 [11]): 2 of 11 elements beyond rtol 0.001 atol 1e-07, max abs error 4.4"
+    )
+
+
+def test_torch_f64_results_are_compared_in_f64():
+    import numpy as np
+
+    big = np.array([1e300, 1e-300], np.float64)  # out of f32's range both ways
+    assert tm.compare([big], [big * (1 + 1e-4)]) == ("", "")
+    assert tm.compare([big], [big * 2])[0] == "floats differ"
+    assert tm.compare([big], [np.zeros(2, np.float32)])[0] == "dtype"  # f32 results for an f64 program
+
+
+def test_torch_random_programs_are_judged_on_shapes_and_dtypes():
+    import numpy as np
+
+    want = [np.zeros((2, 3), np.float32)]
+    assert tm.shapes_match(want, [np.ones((2, 3), np.float32)]) == ""
+    assert tm.shapes_match(want, [np.ones((3, 2), np.float32)]) == "result 0: float32 [3, 2], PyTorch float32 [2, 3]"
+
+
+@pytest.mark.parametrize(
+    "rec,family",
+    [
+        (
+            {
+                "outcome": "export-fail",
+                "error": "KeyError: False",
+                "where": "iree/turbine/aot/support/procedural/exported_program.py:219",
+            },
+            "the module returns a Python scalar (a constant): iree-turbine's importer raises KeyError",
+        ),
+        (
+            {
+                "outcome": "export-fail",
+                "error": "ModuleNotFoundError: No module named 'torchvision' (needed for torchvision.models.resnet18)",
+            },
+            "torchvision is not installed",
+        ),
+        (
+            {
+                "outcome": "export-fail",
+                "error": "GuardOnDataDependentSymNode: Could not extract specialized integer "
+                "from data-dependent expression u0 (unhinted: u0).",
+            },
+            "data-dependent shape or value (GuardOnDataDependentSymNode)",
+        ),
+        ({"outcome": "wrong", "error": "result 0 ...", "kind": "floats differ"}, "floats differ"),
+        (
+            {"outcome": "wrong", "error": "result 0 ...", "kind": "floats differ", "f64": True},
+            "floats differ (f64 inputs or results)",
+        ),
+        (
+            {
+                "outcome": "run-fail",
+                "error": "IndexError: Error invoking function: c/runtime/src/iree/hal/"
+                "buffer_view.c:47: OUT_OF_RANGE; buffer view byte length 8 exceeds backing buffer byte length 4; "
+                "while invoking native function hal.buffer_view.create; while calling import;",
+            },
+            "OUT_OF_RANGE; buffer view byte length N exceeds backing buffer byte length N",
+        ),
+        (
+            {
+                "outcome": "compile-fail",
+                "error": "model.mlir:3:10: error: failed to legalize operation 'torch.constant.int'",
+            },
+            "failed to legalize operation 'torch.constant.int'",
+        ),
+    ],
+)
+def test_torch_families(rec, family):
+    assert ps.torch_family({"suite": "torch_mlir", **rec}) == family
+    assert sweep.family_of({"suite": "torch_mlir", **rec}) == family
+
+
+def test_torch_export_failures_are_no_comparison_and_random_programs_count_as_run():
+    stock = {"a": _rec("export-fail", "KeyError: 1"), "b": _rec("random"), "c": _rec("random")}
+    fixed = {"a": _rec("export-fail", "KeyError: 1"), "b": _rec("random"), "c": _rec("wrong", "x", kind="shape")}
+    rows = {r["case"]: r["verdict"] for r in sweep.compare(stock, fixed)}
+    assert rows == {"b": "pass both", "c": "regressed"}
+
+
+def test_torch_bisect_tries_each_cpu_fix_alone(monkeypatch):
+    """``--bisect`` on a torch_mlir case: opt-py with no fix, then every fix ``--fixes`` injects for llvm-cpu."""
+    case = ps.Case("torch_mlir", "cpu", "T_basic", "/x/T/model.mlir", "/x/T", flags=tuple(ps.gpu_target_flags("cpu")))
+    culprit = sweep.fix_names(case)[-1]
+    seen = []
+
+    def fake_run(c, variant, **options):
+        seen.append(variant)
+        return {"outcome": "wrong" if variant == f"fixes={culprit}" else "pass"}
+
+    monkeypatch.setattr(ps, "run_case", fake_run)
+    found = sweep.bisect(case)
+    assert seen == ["opt-py", *(f"fixes={n}" for n in sweep.fix_names(case))]
+    assert [n for n, rec in found.items() if rec["outcome"] not in ps.GOOD] == [f"fixes={culprit}"]
+
+
+def test_torch_test_files_and_names_read_from_their_text(tmp_path):
+    folder = tmp_path / "torch_mlir_e2e" / "test_suite"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("def register_all_tests():\n    from . import b\n    from . import a\n")
+    (folder / "a.py").write_text(
+        "@register_test_case(module_factory=lambda: M(x=(1, 2)))\ndef A_basic(module, tu: TestUtils):\n    pass\n"
+        "@register_test_case(\n    module_factory=lambda: N(),\n    timeout_seconds=10\n)\ndef B_basic(module, tu):\n"
+    )
+    (folder / "b.py").write_text("class C:\n    @register_test_case(module_factory=C)\n    def C_basic(module, tu):\n")
+    assert [p.name for p in tm.test_files(tmp_path)] == ["a.py", "b.py"]
+    assert tm.registry(tmp_path) == [
+        {"name": "A_basic", "file": "a.py", "timeout": 120},
+        {"name": "B_basic", "file": "a.py", "timeout": 10},
+        {"name": "C_basic", "file": "b.py", "timeout": 120},
+    ]
+
+
+# --------------------------------------------------------------------------
 # The sample
 # --------------------------------------------------------------------------
 
@@ -370,6 +572,42 @@ def test_onnx_sample_known_outcome(onnx_sample, name):
         (onnx_sample[name][v]["outcome"], ps.family(onnx_sample[name][v].get("error", ""))) for v in ("stock", "fixes")
     )
     assert got == ONNX_SAMPLE[name]
+
+
+@pytest.fixture(scope="module")
+def torch_sample(tmp_path_factory):
+    """The sample exported by one child (torch and iree-turbine import once), then compiled and run both ways."""
+    pytest.importorskip("torch")
+    pytest.importorskip("iree.turbine")
+    tmp = tmp_path_factory.mktemp("torch")
+    cases = _named(ps.torch_mlir_cases("cpu", cache=tmp / "exports"), TORCH_SAMPLE)
+    rows = [r for r in tm.registry(ps.PEER) if r["name"] in TORCH_SAMPLE]
+    tm.export_all(rows, ps.PEER, tmp / "exports", log=None)
+    return _run(cases, tmp)
+
+
+@needs_peer
+def test_torch_sample_no_regression(torch_sample):
+    rows = sweep.compare(*({n: r[v] for n, r in torch_sample.items()} for v in ("stock", "fixes")))
+    assert [(r["case"], r["fixes"].get("error")) for r in rows if r["verdict"] == "regressed"] == []
+    assert [(r["case"], r["fixes"]["traceback"]) for r in rows if r["fixes"].get("traceback")] == []
+
+
+@needs_peer
+@pytest.mark.parametrize("name", list(TORCH_SAMPLE))
+def test_torch_sample_known_outcome(torch_sample, name):
+    got = tuple(
+        (rec["outcome"], "" if rec["outcome"] in ps.GOOD else sweep.family_of(rec))
+        for rec in (torch_sample[name][v] for v in ("stock", "fixes"))
+    )
+    assert got == TORCH_SAMPLE[name]
+
+
+@needs_peer
+def test_torch_mlir_registry():
+    rows = tm.registry(ps.PEER)
+    assert len(rows) == 1828  # the suite's README: 1,828 registered tests
+    assert {r["name"]: r["timeout"] for r in rows if r["timeout"] != 120} == {"TimeOutModule_basic": 10}
 
 
 @needs_peer
