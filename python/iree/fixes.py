@@ -31,6 +31,7 @@ class Fix:
     codegen: dict = field(default_factory=dict)  # target kind -> "before:PASS" / "after:PASS"
     targets: tuple = ("cpu", "cuda", "rocm", "other")  # where the phase-level injection applies
     options: dict = field(default_factory=dict)  # target kind -> pass options there, e.g. "{rule=gpu}"
+    ops: tuple = ()  # op names at least one of which must be in the module at the fix's stop for it to have work
 
     def spelled(self, kind: str) -> str:
         """The pass as the pipeline for ``kind`` names it (with that target's options)."""
