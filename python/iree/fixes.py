@@ -138,6 +138,15 @@ FIXES: tuple[Fix, ...] = (
         "the map (wrong numbers in older IREE)",
         phase="global-optimization",
     ),
+    # Before dispatch creation clones the fill into the scan's dispatch (any target: each sizes the temporary
+    # by the dims' upper bound).
+    Fix(
+        "scan-fill-input-as-generic",
+        "a cumulative sum or product of a splat over a dynamic dim (torch.cumsum of torch.ones: OPT's positions, "
+        "BLOOM's ALiBi): IREE allocates the splat inside the scan's dispatch by the dim's upper bound (2^55 bytes)",
+        phase="global-optimization",
+        ops=("iree_linalg_ext.scan",),
+    ),
     # GPU only: the fusion it unblocks keeps a dispatch within a GPU's workgroup memory; on the CPU the programs
     # run at stock's speed without it, and IREE compiles the rewritten one slower (its page has the figures).
     Fix(
@@ -161,6 +170,16 @@ FIXES: tuple[Fix, ...] = (
         "a TransformerEncoder): wrong numbers on GPUs, the padded keys unmasked",
         phase="global-optimization",
         targets=("cuda", "rocm"),
+    ),
+    # GPU only: on the CPU stock tiles the arg_compare right; before dispatch creation, where IREE's torch frontend
+    # has made the arg_compare and no codegen has tiled it.
+    Fix(
+        "arg-compare-dynamic-as-generic",
+        "torch.argmax / argmin over a dynamic dim (CLIP's text pooling) fails for GPUs: IREE's partial-reduction "
+        "tiling of arg_compare mis-sizes the last tile ('size mismatch'); the same reduction as a linalg.generic",
+        phase="global-optimization",
+        targets=("cuda", "rocm"),
+        ops=("iree_linalg_ext.arg_compare",),
     ),
     Fix(
         "clone-splat-dispatch-per-tied-use",

@@ -46,6 +46,8 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-decompose-gelu-tanh": "torch_decompose_gelu_tanh:TorchDecomposeGeluTanh",
     "torch-argsort-stable-as-argsort": "torch_argsort_stable_as_argsort:TorchArgsortStableAsArgsort",
     "onnx-runtime-axes-as-select": "onnx_runtime_axes_as_select:OnnxRuntimeAxesAsSelect",
+    "scan-fill-input-as-generic": "scan_fill_input_as_generic:ScanFillInputAsGeneric",
+    "arg-compare-dynamic-as-generic": "arg_compare_dynamic_as_generic:ArgCompareDynamicAsGeneric",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"
