@@ -143,7 +143,7 @@ FIXES: tuple[Fix, ...] = (
     Fix(
         "scan-fill-input-as-generic",
         "a cumulative sum or product of a splat over a dynamic dim (torch.cumsum of torch.ones: OPT's positions, "
-        "BLOOM's ALiBi): IREE allocates the splat inside the scan's dispatch by the dim's upper bound (2^55 bytes)",
+        "Falcon's ALiBi): IREE allocates the splat inside the scan's dispatch by the dim's upper bound (2^55 bytes)",
         phase="global-optimization",
         ops=("iree_linalg_ext.scan",),
     ),

@@ -8,8 +8,8 @@ dimension; bufferization allocates it on the stack (CPU) or in workgroup
 memory (GPU), sized by the dims' upper bound: 2^53 elements when a dim is
 dynamic (``exceeded stack allocation limit ... 36028797018963968 bytes``,
 ``uses 36028797018963964 bytes of shared memory``). torch.cumsum / cumprod of
-``torch.ones`` or ``torch.full`` (OPT's positions, BLOOM's and Falcon's ALiBi
-without a mask) and ONNX CumSum of a ConstantOfShape lower to this form.
+``torch.ones`` or ``torch.full`` as iree-turbine exports them (OPT's
+positions, Falcon's ALiBi without a mask) lower to this form.
 
 IREE already keeps a linalg op that feeds a scan out of the scan's dispatch
 (``hasExplicitNonFusableUsers``); only the fill escapes that rule. So the

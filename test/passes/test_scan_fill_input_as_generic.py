@@ -158,36 +158,44 @@ def _reverse_cumsum(x):
     return np.cumsum(np.full(x.shape, 1.5, np.float32)[:, ::-1], axis=1)[:, ::-1] + x
 
 
+def _inputs(shape, dtype, *extra):
+    return lambda: [np.random.default_rng(0).integers(-5, 5, shape).astype(dtype), *extra]
+
+
 FRONTEND = [
-    pytest.param(TORCH_CUMSUM_OF_ONES, (1, 23), np.int64, _opt_positions, True, id="torch_cumsum_of_ones"),
+    pytest.param(TORCH_CUMSUM_OF_ONES, _inputs((1, 23), np.int64), _opt_positions, "fill", id="torch_cumsum_of_ones"),
     pytest.param(
         TORCH_CUMPROD_OF_FULL_DIM0,
-        (9, 3),
-        np.float32,
+        _inputs((9, 3), np.float32),
         _cumprod_dim0,
-        True,
+        "fill",
         id="torch_cumprod_of_full_dim0",
         marks=pytest.mark.slow,
     ),
     # The ONNX importer broadcasts ConstantOfShape's 0-d value with a linalg.generic, which IREE keeps out of the
     # scan's dispatch: stock compiles it, and so must --fixes.
     pytest.param(
-        ONNX_REVERSE_CUMSUM_OF_CONSTANT_OF_SHAPE, (2, 13), np.float32, _reverse_cumsum, False, id="onnx_cumsum"
+        ONNX_REVERSE_CUMSUM_OF_CONSTANT_OF_SHAPE,
+        _inputs((2, 13), np.float32),
+        _reverse_cumsum,
+        None,
+        id="onnx_cumsum_of_constant_of_shape",
     ),
 ]
+STOCK_FRONTEND_ERRORS = {"fill": STOCK_ERRORS["cpu"]}
 
 
-@pytest.mark.parametrize("text,shape,dtype,reference,stock_fails", FRONTEND)
-def test_torch_and_onnx_forms_with_fixes(text, shape, dtype, reference, stock_fails, tmp_path):
-    """Stock fails on the CPU where the frontend makes a linalg.fill; ``--fixes`` compiles each and
-    matches numpy (PyTorch's and ONNX's definitions)."""
+@pytest.mark.parametrize("text,inputs,reference,stock_fails", FRONTEND)
+def test_torch_and_onnx_forms_with_fixes(text, inputs, reference, stock_fails, tmp_path):
+    """Stock fails on the CPU where the frontend makes a linalg.fill; ``--fixes`` compiles each and matches
+    numpy (PyTorch's and ONNX's definitions)."""
     path = tmp_path / "p.mlir"
     path.write_text(text)
     if stock_fails:
-        with pytest.raises(OptPyError, match=STOCK_ERRORS["cpu"]):
+        with pytest.raises(OptPyError, match=STOCK_FRONTEND_ERRORS[stock_fails]):
             e2e.compile_program(str(path), CPU)
     inject, codegen = fix_table.specs("all", CPU.compile_flags)
     vmfb = e2e.compile_program(str(path), CPU, inject=inject, inject_codegen=codegen)
-    x = np.random.default_rng(0).integers(-5, 5, shape).astype(dtype)
-    (got,) = e2e.run_runtime(vmfb, CPU, "main", [x])
-    np.testing.assert_array_equal(got, reference(x))
+    args = inputs()
+    (got,) = e2e.run_runtime(vmfb, CPU, "main", args)
+    np.testing.assert_array_equal(got, reference(*args))
