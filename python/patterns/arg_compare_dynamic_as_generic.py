@@ -16,9 +16,8 @@ value and index outputs its accumulators, and a body that runs the
 comparator on (element, value so far) and selects the element and its index
 (``linalg.index`` of the dim, plus ``index_base``, cast to the index type)
 where it holds, the value and index so far elsewhere: what
-``generateScalarImplementation`` does, element after element. Left alone: a
-static dim (stock compiles it), explicit indices (an input of indices: what
-IREE's own tiling makes), a comparator with regions, buffer semantics.
+``generateScalarImplementation`` does, in order. Left alone: a static dim,
+explicit indices (IREE's own tiled form), a comparator with regions, buffers.
 """
 
 from __future__ import annotations

@@ -17,8 +17,7 @@ scan's input becomes the same splat written as a ``linalg.generic`` (no
 inputs, every dim parallel, yielding the fill's value): it gets a dispatch of
 its own, writes a buffer of the runtime size, and the scan reads it through a
 binding as it reads any argument. Other users of the fill keep it. Left alone:
-an input that is not a fill, a fill with only static dims (IREE makes it a
-constant in memory), buffer semantics.
+an input that is not a fill, a static fill (a constant in memory), buffers.
 """
 
 from __future__ import annotations
