@@ -598,6 +598,312 @@ spec(
 
 
 # --------------------------------------------------------------------------
+# beyond the fixes' own corpus: architectures no fix was written for
+# --------------------------------------------------------------------------
+
+# Decoders whose positions come from a cumulative sum over the attention mask (all ones here, no mask given):
+# OPT's learned positions, BLOOM's and Falcon's ALiBi slopes.
+spec(
+    name="opt_sdpa_dyn",
+    family="dense_decoder",
+    summary="OPT, learned positions from a cumulative sum over the attention mask (torch.cumsum of ones), "
+    "ReLU MLP, SDPA, dynamic sequence",
+    build=transformers_build(
+        CausalLM,
+        "OPTForCausalLM",
+        "OPTConfig",
+        "sdpa",
+        vocab_size=VOCAB,
+        hidden_size=64,
+        ffn_dim=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        max_position_embeddings=MAX_POSITIONS,
+    ),
+    example=lambda g: (ids(g, 1, 16),),
+    run=lambda g, m: (ids(g, 1, 23),),
+    dynamic={"ids": {1: SEQ}},
+)
+
+
+class MaskedCausalLM(nn.Module):
+    """(token ids, attention mask) -> logits: a forward over right-padded rows, without a cache."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids, mask):
+        return self.model(input_ids=ids, attention_mask=mask, use_cache=False).logits
+
+
+# With a padding mask BLOOM builds its ALiBi biases from the mask (without one it uses an arange).
+spec(
+    name="bloom_alibi_dyn",
+    family="dense_decoder",
+    summary="BLOOM, ALiBi position biases from a cumulative sum over a padding mask, eager, dynamic sequence",
+    build=transformers_build(
+        MaskedCausalLM,
+        "BloomForCausalLM",
+        "BloomConfig",
+        "eager",
+        vocab_size=VOCAB,
+        hidden_size=64,
+        n_layer=2,
+        n_head=4,
+    ),
+    example=lambda g: (ids(g, 2, 16), padded_mask(16, [16, 12])),
+    run=lambda g, m: (ids(g, 2, 23), padded_mask(23, [23, 9])),
+    dynamic={"ids": {1: SEQ}, "mask": {1: SEQ}},
+)
+spec(
+    name="falcon_alibi_dyn",
+    family="dense_decoder",
+    summary="Falcon (7B layout: multi-query attention, attention and MLP in parallel) with ALiBi, SDPA, "
+    "dynamic sequence",
+    build=transformers_build(
+        CausalLM,
+        "FalconForCausalLM",
+        "FalconConfig",
+        "sdpa",
+        vocab_size=VOCAB,
+        hidden_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        alibi=True,
+        max_position_embeddings=MAX_POSITIONS,
+    ),
+    example=lambda g: (ids(g, 1, 16),),
+    run=lambda g, m: (ids(g, 1, 23),),
+    dynamic={"ids": {1: SEQ}},
+)
+spec(
+    name="gpt_neo_local_dyn",
+    family="dense_decoder",
+    summary="GPT-Neo, alternating global and local (window 8) attention layers, learned positions, eager, "
+    "dynamic sequence",
+    build=transformers_build(
+        CausalLM,
+        "GPTNeoForCausalLM",
+        "GPTNeoConfig",
+        "eager",
+        vocab_size=VOCAB,
+        hidden_size=64,
+        num_layers=2,
+        num_heads=4,
+        intermediate_size=128,
+        attention_types=[[["global", "local"], 1]],
+        window_size=8,
+        max_position_embeddings=MAX_POSITIONS,
+        bos_token_id=1,
+        eos_token_id=2,
+    ),
+    example=lambda g: (ids(g, 1, 16),),
+    run=lambda g, m: (ids(g, 1, 23),),
+    dynamic={"ids": {1: SEQ}},
+)
+# The slow (pure PyTorch) Mamba path loops over the sequence in Python: a static length.
+spec(
+    name="mamba_static",
+    family="state_space",
+    summary="Mamba, selective state-space layers (causal depthwise conv, input-dependent discretization, "
+    "the recurrence unrolled over 12 tokens), static sequence",
+    build=transformers_build(
+        CausalLM,
+        "MambaForCausalLM",
+        "MambaConfig",
+        "eager",
+        vocab_size=VOCAB,
+        hidden_size=64,
+        state_size=8,
+        num_hidden_layers=2,
+        expand=2,
+        conv_kernel=4,
+        time_step_rank=8,
+    ),
+    example=lambda g: (ids(g, 1, 12),),
+    run=lambda g, m: (ids(g, 1, 12),),
+)
+
+
+class Seq2SeqLM(nn.Module):
+    """(source ids, target ids) -> the decoder's logits: a teacher-forced pass of an encoder-decoder."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids, decoder_ids):
+        return self.model(input_ids=ids, decoder_input_ids=decoder_ids, use_cache=False).logits
+
+
+TARGET_SEQ = Dim("target_seq", min=2, max=MAX_POSITIONS - 1)
+spec(
+    name="t5_dyn",
+    family="encoder_decoder",
+    summary="T5 encoder-decoder: relative position buckets, RMS layer norm, cross-attention, dynamic source "
+    "and target lengths",
+    build=transformers_build(
+        Seq2SeqLM,
+        "T5ForConditionalGeneration",
+        "T5Config",
+        "eager",
+        vocab_size=VOCAB,
+        d_model=64,
+        d_kv=16,
+        d_ff=128,
+        num_layers=2,
+        num_decoder_layers=2,
+        num_heads=4,
+        relative_attention_num_buckets=8,
+        relative_attention_max_distance=16,
+        decoder_start_token_id=0,
+    ),
+    example=lambda g: (ids(g, 1, 16), ids(g, 1, 9)),
+    run=lambda g, m: (ids(g, 1, 21), ids(g, 1, 11)),
+    dynamic={"ids": {1: SEQ}, "decoder_ids": {1: TARGET_SEQ}},
+)
+spec(
+    name="bart_sdpa_dyn",
+    family="encoder_decoder",
+    summary="BART encoder-decoder: learned positions, post-layer-norm, cross-attention, SDPA, dynamic source "
+    "and target lengths",
+    build=transformers_build(
+        Seq2SeqLM,
+        "BartForConditionalGeneration",
+        "BartConfig",
+        "sdpa",
+        vocab_size=VOCAB,
+        d_model=64,
+        encoder_layers=2,
+        decoder_layers=2,
+        encoder_attention_heads=4,
+        decoder_attention_heads=4,
+        encoder_ffn_dim=128,
+        decoder_ffn_dim=128,
+        max_position_embeddings=MAX_POSITIONS,
+    ),
+    example=lambda g: (ids(g, 1, 16), ids(g, 1, 9)),
+    run=lambda g, m: (ids(g, 1, 21), ids(g, 1, 11)),
+    dynamic={"ids": {1: SEQ}, "decoder_ids": {1: TARGET_SEQ}},
+)
+
+
+class TextEncoder(nn.Module):
+    """Token ids -> the last hidden states and the pooled embedding."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids):
+        out = self.model(input_ids=ids)
+        return out.last_hidden_state, out.pooler_output
+
+
+class ImageEncoder(nn.Module):
+    """Images -> the last hidden states and the pooled embedding."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, pixels):
+        out = self.model(pixel_values=pixels)
+        return out.last_hidden_state, out.pooler_output
+
+
+TEXT_TOWER = dict(
+    vocab_size=VOCAB,
+    hidden_size=64,
+    intermediate_size=128,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    max_position_embeddings=MAX_POSITIONS,
+)
+VISION_TOWER = dict(
+    hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4, image_size=32, patch_size=8
+)
+spec(
+    name="clip_text_dyn",
+    family="text_image_encoder",
+    summary="CLIP text tower: causal self-attention, quick-gelu, pooled at each row's end-of-text token "
+    "(an argmax over the ids), SDPA, dynamic sequence",
+    build=transformers_build(
+        TextEncoder, "CLIPTextModel", "CLIPTextConfig", "sdpa", bos_token_id=1, eos_token_id=2, **TEXT_TOWER
+    ),
+    example=lambda g: (ids(g, 2, 16),),
+    run=lambda g, m: (ids(g, 2, 21),),
+    dynamic={"ids": {1: SEQ}},
+)
+spec(
+    name="clip_vision_dyn",
+    family="text_image_encoder",
+    summary="CLIP vision tower: 8x8 patches of 32x32 images, a class token, pre-layer-norm, SDPA, dynamic batch",
+    build=transformers_build(ImageEncoder, "CLIPVisionModel", "CLIPVisionConfig", "sdpa", **VISION_TOWER),
+    example=lambda g: (torch.randn(2, 3, 32, 32, generator=g),),
+    run=lambda g, m: (torch.randn(3, 3, 32, 32, generator=g),),
+    dynamic={"pixels": {0: BATCH}},
+)
+spec(
+    name="siglip_text_dyn",
+    family="text_image_encoder",
+    summary="SigLIP text tower: bidirectional attention, pooled at the last token through a projection head, "
+    "SDPA, dynamic sequence",
+    build=transformers_build(
+        TextEncoder, "SiglipTextModel", "SiglipTextConfig", "sdpa", bos_token_id=1, eos_token_id=2, **TEXT_TOWER
+    ),
+    example=lambda g: (ids(g, 2, 16),),
+    run=lambda g, m: (ids(g, 2, 21),),
+    dynamic={"ids": {1: SEQ}},
+)
+spec(
+    name="siglip_vision",
+    family="text_image_encoder",
+    summary="SigLIP vision tower: 8x8 patches of 32x32 images, no class token, attention-pooling head, SDPA",
+    build=transformers_build(ImageEncoder, "SiglipVisionModel", "SiglipVisionConfig", "sdpa", **VISION_TOWER),
+    example=lambda g: (torch.randn(2, 3, 32, 32, generator=g),),
+    run=lambda g, m: (torch.randn(2, 3, 32, 32, generator=g),),
+)
+
+
+class DiTStep(nn.Module):
+    """(noisy latents, timestep, class labels) -> the predicted noise and variance."""
+
+    def __init__(self, dit):
+        super().__init__()
+        self.dit = dit
+
+    def forward(self, latents, timestep, labels):
+        return self.dit(latents, timestep=timestep, class_labels=labels).sample
+
+
+def dit():
+    model, source = diffusers_model(
+        "DiTTransformer2DModel",
+        num_attention_heads=2,
+        attention_head_dim=16,
+        in_channels=4,
+        num_layers=2,
+        sample_size=8,
+        patch_size=2,
+        num_embeds_ada_norm=10,
+    )
+    return DiTStep(model), source
+
+
+spec(
+    name="dit_class_conditional",
+    family="diffusion_transformer",
+    summary="DiT: 2x2 patches of 4x8x8 latents, adaLN-Zero blocks conditioned on the timestep and a class "
+    "label, unpatchify to noise and variance",
+    build=dit,
+    example=lambda g: (torch.randn(1, 4, 8, 8, generator=g), torch.tensor([10]), torch.tensor([3])),
+    run=lambda g, m: (torch.randn(1, 4, 8, 8, generator=g), torch.tensor([321]), torch.tensor([7])),
+)
+
+
+# --------------------------------------------------------------------------
 
 
 def topk_margin(scores: torch.Tensor, k: int) -> float:

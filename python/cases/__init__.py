@@ -8,6 +8,6 @@ A generator module gives ``random_case(seed)``, ``program(case)`` (MLIR text),
 
 def generators() -> dict:
     """The random program generators of ``opt-py bundle``, by the name ``--generator`` gives them."""
-    from . import fold_collapse_shape_into_store, scatter, topk
+    from . import fold_collapse_shape_into_store, scan, scatter, topk
 
-    return {"scatter": scatter, "reshape-store": fold_collapse_shape_into_store, "topk": topk}
+    return {"scatter": scatter, "reshape-store": fold_collapse_shape_into_store, "topk": topk, "scan": scan}

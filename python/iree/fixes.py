@@ -326,6 +326,15 @@ FIXES: tuple[Fix, ...] = (
         phase="global-optimization",
         ops=("linalg.generic",),
     ),
+    # Before dispatch creation clones the fill into the scan's dispatch (any target: each sizes the temporary
+    # by the dims' upper bound).
+    Fix(
+        "scan-fill-input-as-generic",
+        "a cumulative sum or product of a splat over a dynamic dim (torch.cumsum of torch.ones: OPT's positions, "
+        "Falcon's ALiBi): IREE allocates the splat inside the scan's dispatch by the dim's upper bound (2^55 bytes)",
+        phase="global-optimization",
+        ops=("iree_linalg_ext.scan",),
+    ),
     # GPU only, and held back: the fusion it unblocks keeps a dispatch within a GPU's workgroup memory, where
     # the program overflows it; elsewhere it rewrites what stock compiles and runs well (a BERT ran slower on an
     # H200). On the CPU no faster, and IREE compiles the rewritten program slower (its page has the figures).
@@ -356,6 +365,16 @@ FIXES: tuple[Fix, ...] = (
         phase="global-optimization",
         targets=("cuda", "rocm"),
         ops=("iree_linalg_ext.attention",),
+    ),
+    # GPU only: on the CPU stock tiles the arg_compare right; before dispatch creation, where IREE's torch frontend
+    # has made the arg_compare and no codegen has tiled it.
+    Fix(
+        "arg-compare-dynamic-as-generic",
+        "torch.argmax / argmin over a dynamic dim (CLIP's text pooling) fails for GPUs: IREE's partial-reduction "
+        "tiling of arg_compare mis-sizes the last tile ('size mismatch'); the same reduction as a linalg.generic",
+        phase="global-optimization",
+        targets=("cuda", "rocm"),
+        ops=("iree_linalg_ext.arg_compare",),
     ),
     Fix(
         "clone-splat-dispatch-per-tied-use",

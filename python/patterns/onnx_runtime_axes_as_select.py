@@ -8,11 +8,12 @@ over dimensions unknown at compile time: stock IREE refuses the program (the
 largest family of onnx_ops' failures). The same ops with a constant operand
 compile.
 
-The rewrite. Where the data and result types are static and the axes tensor
+The rewrite. Where the data and result types are ranked and the axes tensor
 has a static length m, the types leave few axes sets possible: for a
-reduction, the m-subsets S of range(rank) whose reduced shape (keepdims:
-the dims of S set to 1; otherwise dropped) is the result's; for CumSum, every
-axis. The op is emitted once per candidate with that constant operand (an
+reduction with static types, the m-subsets S of range(rank) whose reduced
+shape (keepdims: the dims of S set to 1; otherwise dropped) is the result's;
+for CumSum, every axis (its result has the data's shape whatever the axis, so
+dynamic sizes change nothing). The op is emitted once per candidate with that constant operand (an
 ``onnx.Constant``, what the ONNX importer writes and the conversion reads),
 and ``torch.aten.where.self`` picks the copy whose candidate the runtime
 axes name: c is picked when each of its axes equals some runtime axis a,
@@ -28,8 +29,8 @@ candidate has m distinct axes too, not all in S (a set of size m within S is
 S), so its test fails. Exactly S's copy is selected, and it computes the op
 on S. A runtime value outside this (out of range, repeated, a shape other
 than the declared one) makes the ONNX program ill-formed; the select then
-returns one of the copies. Left alone: constant axes, any dynamic size, an
-unranked or dynamic-length axes tensor, no candidate, more than
+returns one of the copies. Left alone: constant axes, a reduction with any
+dynamic size, unranked data, an unranked or dynamic-length axes tensor, no candidate, more than
 ``MAX_CANDIDATES`` (each is a full copy of the op's work), and a ReduceL2,
 ReduceLogSum or ReduceLogSumExp with keepdims that may reduce size-1 dims
 only: IREE aborts the process on that form with constant axes, where stock
@@ -109,8 +110,10 @@ def _plan(op):
     if is_constant(axes):
         return "the axes are a constant already"
     x, r, a = vtensor(data.type), vtensor(op.results[0].type), vtensor(axes.type)
-    if x is None or r is None or None in x.sizes or None in r.sizes:
-        return "the data or result type has a dynamic or unknown size"
+    if x is None or r is None:
+        return "the data or result type is unknown"
+    if name != CUMSUM and (None in x.sizes or None in r.sizes):
+        return "a reduction whose data or result type has a dynamic size (the static sizes bound its axes)"
     if a is None or None in a.sizes or a.rank > 1 or (name in REDUCTIONS and a.rank != 1):
         return "the axes tensor has no static length"
     if name == CUMSUM:

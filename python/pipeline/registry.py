@@ -61,6 +61,8 @@ BUILTIN_PASSES: dict[str, str] = {
     "abi-convert-demoted-tensors": "abi_convert_demoted_tensors:AbiConvertDemotedTensors",
     "torch-sdpa-masked-rows-zero": "torch_sdpa_masked_rows_zero:TorchSdpaMaskedRowsZero",
     "math-inline-libm-calls": "math_inline_libm_calls:MathInlineLibmCalls",
+    "scan-fill-input-as-generic": "scan_fill_input_as_generic:ScanFillInputAsGeneric",
+    "arg-compare-dynamic-as-generic": "arg_compare_dynamic_as_generic:ArgCompareDynamicAsGeneric",
 }
 
 ENTRY_POINT_GROUP = "opt_py.passes"

@@ -8,7 +8,7 @@ sets give the same shape; one to rank runtime axes in any order, negative ones a
 them; keepdims on and off; CumSum's exclusive and reverse; a 0-d or 1-element
 axis) compile in one module per seed, and each function, given the axes at
 run time, equals numpy. A fixed sample runs by default; more seeds are slow.
-Not generated: forms IREE aborts on even with constant axes, which the pass
+CumSum over dynamic sizes (a dynamic sequence) has a test of its own. Not generated: forms IREE aborts on even with constant axes, which the pass
 leaves alone (its lit test has one).
 """
 
@@ -222,6 +222,29 @@ def test_stock_refuses_runtime_axes(tmp_path):
         case = Case("f", op, (3, 2, 2), (1,), keepdims=False)
         with pytest.raises(OptPyError, match="failed to legalize operation"):
             _compile([case], tmp_path, inject=())
+
+
+def test_cumsum_over_dynamic_dims(tmp_path):
+    """A CumSum's candidates do not depend on its sizes: over dynamic ones (a dynamic sequence) the select of
+    per-axis copies compiles and equals numpy, for every axis, forward exclusive and reverse inclusive."""
+    t, a = "!torch.vtensor<[?,?],f32>", "!torch.vtensor<[],si64>"
+    functions = [
+        f"func.func @f{e}{r}(%x: {t}, %a: {a}) -> {t} attributes {{torch.onnx_meta.opset_version = 18 : si64}} {{\n"
+        f'  %r = torch.operator "onnx.CumSum"(%x, %a) {{torch.onnx.exclusive = {e} : si64, '
+        f"torch.onnx.reverse = {r} : si64}} : ({t}, {a}) -> {t}\n  return %r : {t}\n}}\n"
+        for e, r in ((1, 0), (0, 1))
+    ]
+    path = tmp_path / "p.mlir"
+    path.write_text("".join(functions))
+    vmfb = e2e.compile_program(str(path), CPU, inject=PASS)
+    rng = np.random.default_rng(5)
+    for shape in ((5, 7), (1, 3)):
+        x = rng.uniform(0.5, 1.5, shape).astype(np.float32)
+        for axis in (0, 1, -1, -2):
+            for e, r in ((1, 0), (0, 1)):
+                (got,) = e2e.run_runtime(vmfb, CPU, f"f{e}{r}", [x, np.array(axis, np.int64)])
+                want = _cumsum(x, axis % 2, bool(e), bool(r))
+                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=f"{shape} axis {axis} e{e} r{r}")
 
 
 def test_onnx_test_passes_with_fixes(tmp_path):

@@ -268,8 +268,8 @@ def test_generators_are_the_ones_the_caller_passes(tmp_path, capsys):
     assert bundle.bundle_main(argv) == 1
     assert "no generator 'scatter' (generators: none)" in capsys.readouterr().err
     assert bundle_main([*argv[:-1], "nope=1"]) == 1
-    assert "no generator 'nope' (generators: scatter, reshape-store, topk)" in capsys.readouterr().err
-    assert set(generators()) == {"scatter", "reshape-store", "topk"}
+    assert "no generator 'nope' (generators: scatter, reshape-store, topk, scan)" in capsys.readouterr().err
+    assert set(generators()) == {"scatter", "reshape-store", "topk", "scan"}
 
 
 def test_compare_outputs_tolerance_and_shape():

@@ -108,6 +108,7 @@ def test_a_fix_limited_to_some_targets_is_left_out_elsewhere():
     assert limited == {
         "sort-slice-to-topk": ("cpu", "cuda", "rocm"),  # its forms are proven on those
         "attention-add-zero-mask": ("cuda", "rocm"),  # stock is right on the CPU
+        "arg-compare-dynamic-as-generic": ("cuda", "rocm"),  # stock tiles it right on the CPU
         "argsort-indices-only": ("cpu",),  # the stack copy it avoids is the CPU's
         "softmax-fuse-elementwise": ("cuda", "rocm"),  # workgroup memory; slower than IREE's softmax on the CPU
         "fold-collapse-shape-into-generic": ("cuda", "rocm"),  # workgroup memory; no faster on the CPU

@@ -98,7 +98,22 @@ func.func @no_select_constant_axes(%arg0: !torch.vtensor<[3,2,2],f32>) -> (!torc
 
 // -----
 
-// A dynamic data size: the types no longer bound the axes.
+// A CumSum over dynamic sizes: every axis is still a candidate (the result has the data's shape whatever the
+// axis), each copy a CumSum with a constant axis.
+// CHECK-LABEL: func.func @cumsum_dynamic_dims
+// CHECK: %[[C0:.*]] = torch.operator "onnx.Constant"() {torch.onnx.value = dense<0> : tensor<si64>}
+// CHECK: %[[R0:.*]] = torch.operator "onnx.CumSum"(%arg0, %[[C0]]) {torch.onnx.reverse = 1 : si64} : (!torch.vtensor<[?,?],f32>, !torch.vtensor<[],si64>) -> !torch.vtensor<[?,?],f32>
+// CHECK: %[[C1:.*]] = torch.operator "onnx.Constant"() {torch.onnx.value = dense<1> : tensor<si64>}
+// CHECK: %[[R1:.*]] = torch.operator "onnx.CumSum"(%arg0, %[[C1]])
+// CHECK: torch.aten.where.self %{{.*}}, %[[R0]], %[[R1]]
+func.func @cumsum_dynamic_dims(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<[],si64>) -> !torch.vtensor<[?,?],f32> {
+  %0 = torch.operator "onnx.CumSum"(%arg0, %arg1) {torch.onnx.reverse = 1 : si64} : (!torch.vtensor<[?,?],f32>, !torch.vtensor<[],si64>) -> !torch.vtensor<[?,?],f32>
+  return %0 : !torch.vtensor<[?,?],f32>
+}
+
+// -----
+
+// A reduction over a dynamic data size: the types no longer bound the axes.
 // CHECK-LABEL: func.func @no_select_dynamic_dim
 // CHECK: torch.operator "onnx.ReduceSum"(%arg0, %arg1)
 // CHECK-NOT: onnx.Constant
