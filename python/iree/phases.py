@@ -93,6 +93,7 @@ def compile_with_injections(
     opt_options=None,
     after_phase=None,
     record_rewrites: bool = False,
+    const_eval=None,
 ) -> CompileResult:
     """Compile ``input_path``; returns the .vmfb (or IR text) bytes, or diagnostics.
 
@@ -103,11 +104,15 @@ def compile_with_injections(
     compiling. ``after_phase`` maps a phase to Python
     callables ``fn(module)`` that run after that phase's injections (the
     hunter labels IREE's dispatch traces this way). ``record_rewrites``: the
-    result lists every rewrite the Python passes made (``--fixes-report``).
+    result lists every rewrite the Python passes made (``--fixes-report``). ``const_eval``: a step that
+    does IREE's constant evaluation, run first at the global-optimization stop (iree/const_eval.py; the
+    flags then turn IREE's own off).
     """
     end = compile_to or "end"
     frontend = list(input_injections) or list_input
     stops = _stops(injections, list(codegen_injections), list_codegen, after_phase or {})
+    if const_eval is not None:
+        _add_first(stops, "global-optimization", const_eval)
     if frontend:
         _add_step(stops, "start", partial(_run_frontend, list(input_injections), list_input, iree_flags))
     _check_request(input_path, end, [phase for phase, _ in stops], dump_dir)
@@ -161,6 +166,13 @@ def _add_step(stops: list[tuple[str, list]], phase: str, step) -> None:
             return
     stops.append((phase, [step]))
     stops.sort(key=lambda item: PHASES.index(item[0]))
+
+
+def _add_first(stops: list[tuple[str, list]], phase: str, step) -> None:
+    """``step`` first among the steps at ``phase`` (a stop of its own if there is none)."""
+    _add_step(stops, phase, step)
+    steps = next(steps for at, steps in stops if at == phase)
+    steps.insert(0, steps.pop())
 
 
 def _check_request(input_path: str, end: str, stops: list[str], dump_dir: str | None) -> None:

@@ -141,9 +141,11 @@ def _compile(args, iree_flags):
     injections = [Injection.parse(s) for s in args.inject]
     codegen = [CodegenInjection.parse(s) for s in args.inject_codegen]
     frontend = [InputInjection.parse(s) for s in args.inject_input]
+    const_eval = None
     if args.fixes is not None:
         fix_phases, fix_codegen = _fix_injections(args, iree_flags)
         injections, codegen = fix_phases + injections, fix_codegen + codegen
+        const_eval, iree_flags = _const_eval(args, iree_flags)
     return compile_with_injections(
         args.input,
         iree_flags,
@@ -157,7 +159,18 @@ def _compile(args, iree_flags):
         dump_dir=args.dump_phases,
         opt_options=OptOptions(debug=args.debug),
         record_rewrites=args.fixes_report,
+        const_eval=const_eval,
     )
+
+
+def _const_eval(args, iree_flags):
+    """opt-py's const-eval with the chosen fixes inside (its step, or None), and the flags that turn IREE's off."""
+    from ..iree import const_eval, fixes
+
+    taken, flags, notes = const_eval.takeover(fixes.select(args.fixes), iree_flags, args.compile_to)
+    for note in notes:
+        print(note, file=sys.stderr)
+    return (taken.step if taken else None), flags
 
 
 def _fix_injections(args, iree_flags):

@@ -1,0 +1,877 @@
+"""IREE's constant evaluation, done by opt-py so that the fixes run inside it.
+
+IREE's ``iree-consteval-jit-globals`` (near the end of global-optimization)
+compiles each eligible ``util.initializer`` as a function of a module of its
+own, with default options for the host CPU, runs it, and makes the values it
+stores the globals' initial values. Passes injected into the outer compile
+never reach that compilation. With ``--fixes``, opt-py turns IREE's off
+(``--iree-opt-const-eval=false``) and does the same at the global-optimization
+stop: the initializers IREE would pick, the module IREE would build, compiled
+by opt-py's in-process compile with the fixes for the CPU, run with the IREE
+runtime, the results written back as IREE writes them, then the cleanup IREE
+runs after const-eval. An initializer opt-py cannot prove IREE would evaluate
+(IREE's const-expr analysis is C++ only) is left to run time, with a note.
+What reaches the nested compile and what does not: docs/reference/const-eval.md.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+
+from ..errors import CompileError, OptPyError
+
+PHASE = "global-optimization"  # IREE's const-eval runs near its end; the step runs at its stop
+
+# The cleanup IREE runs after const-eval (GlobalOptimization/Passes.cpp, on util.initializer and util.func).
+TAIL = "iree-flow-canonicalize,cse,iree-global-opt-raise-special-ops"
+TAIL_PIPELINE = f"builtin.module(util.initializer({TAIL}),util.func({TAIL}))"
+
+# The JIT's compile options (ConstEval/JitGlobals.cpp): default-constructed option structs, the host CPU
+# through the local device, f32/f64 in the VM, 64-bit index, no float truncation or f64 demotion, no
+# recursive const-eval. Default-constructed structs see no optimization level, so the options a level
+# sets are given at the structs' defaults; the outer --iree-opt-level reaches only the CPU codegen
+# options, as for IREE's JIT (whose llvm-cpu backend is the outer session's).
+JIT_FLAGS = (
+    "--iree-hal-target-device=local",
+    "--iree-hal-local-target-device-backends=llvm-cpu",
+    "--iree-llvmcpu-target-cpu=host",
+    "--iree-opt-const-eval=false",
+    "--iree-opt-const-expr-hoisting=false",
+    "--iree-vm-target-extension-f32=true",
+    "--iree-vm-target-extension-f64=true",
+    "--iree-vm-target-index-bits=64",
+    "--iree-vm-target-truncate-unsupported-floats=false",
+    "--iree-input-demote-f64-to-f32=false",
+    "--iree-global-optimization-opt-level=O0",
+    "--iree-opt-aggressively-propagate-transposes=false",
+    "--iree-opt-outer-dim-concat=false",
+    "--iree-opt-strip-assertions=false",
+    "--iree-opt-generalize-matmul=false",
+    "--iree-dispatch-creation-opt-level=O2",
+    "--iree-dispatch-creation-enable-aggressive-fusion=false",
+)
+# Outer flags that reach IREE's JIT through the outer session's llvm-cpu backend: the optimization level
+# (its CPU codegen defaults), the CPU codegen options and the linkers. The llvm-cpu target flags (triple,
+# cpu, features, ...) do not: the JIT compiles for the host.
+PASSED_ON = (
+    "--iree-opt-level",
+    "--iree-llvmcpu-mlir-opt-level",
+    "--iree-llvmcpu-disable-distribution",
+    "--iree-llvmcpu-experimental-vectorize-to-transfer-gather",
+    "--iree-llvmcpu-fail-on-out-of-bounds-stack-allocation",
+    "--iree-llvmcpu-instrument-memory-accesses",
+    "--iree-llvmcpu-reassociate-fp-reductions",
+    "--iree-llvmcpu-skip-intermediate-roundings",
+    "--iree-llvmcpu-use-decompose-softmax-fuse",
+    "--iree-llvmcpu-use-fast-min-max-ops",
+    "--iree-codegen-add-tuner-attributes",
+    "--iree-codegen-emit-pipeline-constraints",
+    "--iree-codegen-experimental-verify-pipeline-constraints",
+    "--iree-codegen-tuning-spec-path",
+    "--iree-config-add-tuner-attributes",
+    "--iree-llvmcpu-embedded-linker-path",
+    "--iree-llvmcpu-system-linker-path",
+    "--iree-llvmcpu-wasm-linker-path",
+    "--iree-llvmcpu-keep-linker-artifacts",
+)
+# Outer flags under which opt-py leaves const-eval to IREE: passes IREE runs between its const-eval and the
+# end of the phase, or a JIT on another device than the host CPU.
+KEPT_BY_IREE = {
+    "--iree-opt-numeric-precision-reduction": "numeric precision reduction runs right after IREE's const-eval",
+    "--iree-parameter-export": "parameters are exported right after IREE's const-eval",
+    "--iree-opt-export-parameters": "parameters are exported right after IREE's const-eval",
+    "--iree-parameter-splat": "the splat parameter archive is written right after IREE's const-eval",
+    "--iree-opt-splat-parameters": "the splat parameter archive is written right after IREE's const-eval",
+    "--iree-consteval-jit-target-device": "IREE's const-eval is asked for another device",
+    "--iree-hal-local-host-device-backends": "IREE's const-eval is asked for another host backend",
+}
+DEFAULTS_OF_KEPT = ("", "false", "local", "llvm-cpu")  # values of those flags that change nothing
+
+
+@dataclass
+class ConstEval:
+    """How opt-py evaluates constants in one compile: the nested compile's flags and injections."""
+
+    flags: list[str]
+    injections: list = field(default_factory=list)  # phases.Injection: the fixes for the host CPU
+    codegen: list = field(default_factory=list)  # codegen.CodegenInjection
+    rewrites: list = field(default_factory=list)  # what the fixes rewrote in the nested compiles
+    evaluated: list = field(default_factory=list)  # the labels of the initializers evaluated
+
+    def step(self, c, module):
+        """The step at the global-optimization stop (``compile_with_injections(const_eval=...)``)."""
+        return evaluate(self, c, module)
+
+
+def _value(flags, name: str) -> str | None:
+    """The value of the last ``name`` in ``flags`` ('true' for a bare flag), None when absent."""
+    found = None
+    for f in flags:
+        key, eq, value = f.partition("=")
+        if key == name:
+            found = value if eq else "true"
+    return found
+
+
+def takeover(fixes, iree_flags, compile_to: str | None = None) -> tuple[ConstEval | None, list[str], list[str]]:
+    """With ``fixes`` (``fixes.Fix`` rows) chosen: (the const-eval opt-py runs, the outer flags, notes).
+
+    None when const-eval stays IREE's: the user turned it off, the compile stops at or before
+    global-optimization (the fixes of that phase are left out then too), or a flag needs IREE's own
+    const-eval (a note says which)."""
+    from . import compiler_api
+    from . import fixes as fix_table
+    from .phases import PHASES
+
+    flags = list(iree_flags)
+    if (_value(flags, "--iree-opt-const-eval") or "true").lower() in ("false", "0"):
+        return None, flags, []
+    if compile_to in PHASES and PHASES.index(compile_to) <= PHASES.index(PHASE):
+        return None, flags, []
+    for name, why in KEPT_BY_IREE.items():
+        value = _value(flags, name)
+        if value is not None and value.lower() not in DEFAULTS_OF_KEPT:
+            note = f"opt-py: note: const-eval is left to IREE, where the fixes do not reach it: {name} ({why})"
+            return None, flags, [note]
+    passed = [f for f in flags if f.partition("=")[0] in PASSED_ON]
+    nested = [*JIT_FLAGS, *passed, *[f for f in compiler_api.process_wide_set() if f not in passed]]
+    injections, codegen = fix_table.injections(list(fixes), nested)
+    return ConstEval(nested, injections, codegen), [*flags, "--iree-opt-const-eval=false"], []
+
+
+# --------------------------------------------------------------------------
+# Which initializers: JitGlobals.cpp's InitializationAnalysis
+# --------------------------------------------------------------------------
+
+COMPILER, UNSURE, RUNTIME, UNKNOWN = 3, 2, 1, 0  # availability, most available first; min() lowers it
+
+CONSTANT_LIKE = ("arith.constant", "complex.constant", "ub.poison", "flow.tensor.constant")
+REGION_BRANCH = ("scf.if", "scf.for", "scf.while", "scf.execute_region", "scf.index_switch", "scf.forall")
+CALLS = ("util.call", "func.call", "func.call_indirect", "flow.call")
+INDIRECT = ("util.global.load.indirect", "util.global.store.indirect")
+OBJECT_LIKE = ("flow.executable", "hal.executable", "hal.executable.source", "stream.executable")
+HOISTED_PREFIX = "__hoisted_"  # the globals Util/Transforms/HoistIntoGlobals.cpp makes
+PARAMETERS = ("#stream.parameter", "#flow.parameter")  # initial values read at run time
+
+# Ops IREE's const-expr analysis surely takes for constant expressions when their operands are
+# (Util/Analysis/Constant/OpOracle.cpp, ExternalInterfaces/UtilExternalModels.cpp): free of effects,
+# with no HoistableOpInterface saying no. Linalg's structured ops are hoistable by that interface.
+SURE_DIALECTS = ("arith", "math")
+SURE_OPS = (
+    "tensor.empty",
+    "tensor.expand_shape",
+    "tensor.collapse_shape",
+    "tensor.extract_slice",
+    "tensor.insert_slice",
+    "tensor.pad",
+    "tensor.concat",
+    "tensor.cast",
+    "tensor.reshape",
+    "tensor.extract",
+    "tensor.from_elements",
+    "tensor.splat",
+    "tensor.bitcast",
+    "linalg.pack",
+    "linalg.unpack",
+)
+LINALG_UNHOISTABLE = ("linalg.index", "linalg.yield")  # LinalgOps.cpp.inc: not structured
+
+# What IREE's JIT passes to and from the llvm-cpu backend (TargetBackend::getSupportedTypes).
+ELEMENT_TYPES = ("i1", "i8", "i16", "i32", "i64", "index", "f16", "bf16", "f32", "f64")
+SCALAR_TYPES = ("i8", "i16", "i32", "i64", "index", "f32", "f64")
+
+
+@dataclass
+class Jit:
+    """An initializer IREE's const-eval evaluates, as a function of the JIT module."""
+
+    init: object  # the util.initializer
+    where: str  # its location, file:line:col
+    globals: list[str]  # the globals it stores, in order: the function's results
+    loads: list[str] = field(default_factory=list)  # the globals it loads, in order: the first arguments
+    constants: list = field(default_factory=list)  # its loose tensor constants' values: the other arguments
+    name: str = ""  # the function's name in the JIT module
+
+    def label(self) -> str:
+        return f"the initializer at {self.where} (storing {', '.join('@' + g for g in self.globals)})"
+
+
+def _name(op) -> str:
+    return op.operation.name
+
+
+def _attr(op, name: str):
+    attrs = op.operation.attributes
+    return attrs[name] if name in attrs else None
+
+
+def _text(attr) -> str:
+    from iree.compiler import ir
+
+    return attr.value if isinstance(attr, ir.StringAttr) else ""
+
+
+def _symbol(op) -> str:
+    from iree.compiler import ir
+
+    return ir.FlatSymbolRefAttr(_attr(op, "global")).value
+
+
+def _top(op) -> list:
+    return list(op.regions[0].blocks[0].operations)
+
+
+def _where(op) -> str:
+    from ..run.diagnostics import format_location
+
+    return format_location(op.location)
+
+
+def _stores(init) -> list[str]:
+    return [
+        _symbol(op) for block in init.regions[0].blocks for op in block.operations if _name(op) == "util.global.store"
+    ]
+
+
+def _supported(t) -> bool:
+    """TargetBackend::SupportedTypes::supportsType for the llvm-cpu backend."""
+    from iree.compiler import ir
+
+    if isinstance(t, (ir.RankedTensorType, ir.UnrankedTensorType)):
+        return str(t.element_type) in ELEMENT_TYPES
+    return str(t) in SCALAR_TYPES
+
+
+def _legal_const_expr_type(t) -> bool:
+    """OpOracle.cpp's isLegalConstExprType for builtin types: int, index, float, tensors of them."""
+    from iree.compiler import ir
+
+    if isinstance(t, (ir.RankedTensorType, ir.UnrankedTensorType)):
+        t = t.element_type
+    return isinstance(t, (ir.IntegerType, ir.IndexType, ir.FloatType))
+
+
+def _resource(attr):
+    """``attr`` as a DenseResourceElementsAttr (the bindings do not downcast to it), or None."""
+    from iree.compiler import ir
+
+    try:
+        return ir.DenseResourceElementsAttr(attr)
+    except ValueError:
+        return None
+
+
+def _initial_value(attr) -> str:
+    """'none', 'value' (IREE serializes it; opt-py reads it), 'param' (a parameter: run time) or 'other'
+    (IREE may serialize it; opt-py cannot read it)."""
+    from iree.compiler import ir
+
+    if attr is None:
+        return "none"
+    if isinstance(attr, (ir.IntegerAttr, ir.FloatAttr, ir.DenseElementsAttr)) or _resource(attr) is not None:
+        return "value"
+    return "param" if str(attr).startswith(PARAMETERS) else "other"
+
+
+class Analysis:
+    """JitGlobals.cpp's InitializationAnalysis over the module's top level. IREE's const-expr question
+    is answered yes for the initializers HoistIntoGlobals made (const-expr by construction) and
+    conservatively for the others: UNSURE is an initializer IREE may evaluate and opt-py leaves."""
+
+    def __init__(self, module):
+        ops = _top(module)
+        self.globals = self.globals_of(module)
+        self.timeline: dict[str, list[tuple[int, int]]] = {}
+        self.result: dict = {}  # initializer (Operation) -> (availability, why)
+        self.ordinal = 0
+        for op in ops:
+            if _name(op) == "util.global":
+                self.timeline[_text(_attr(op, "sym_name"))] = [(self._next(), COMPILER)]
+            elif _name(op) == "util.initializer":
+                self.result[op.operation] = self._initializer(op)
+
+    @staticmethod
+    def globals_of(module) -> dict:
+        return {_text(_attr(op, "sym_name")): op for op in _top(module) if _name(op) == "util.global"}
+
+    def _next(self) -> int:
+        self.ordinal += 1
+        return self.ordinal - 1
+
+    def _query(self, name: str, ordinal: int) -> int:
+        """The availability of global ``name`` when op ``ordinal`` runs (IREE's odd scan, kept)."""
+        timeline = self.timeline.get(name, [])
+        if not timeline:
+            return UNKNOWN
+        for at, availability in timeline:
+            if at > ordinal:
+                return availability
+        return timeline[-1][1]
+
+    def _initializer(self, init) -> tuple[int, str]:
+        state = [COMPILER, ""]
+
+        def lower(to: int, why: str) -> None:
+            if to < state[0]:
+                state[:] = [to, why]
+
+        blocks = list(init.regions[0].blocks)
+        if len(blocks) != 1:
+            lower(UNKNOWN, "it has more than one block")
+        else:
+            kind, why = self._parameterized(init)
+            lower(RUNTIME if kind == "param" else UNSURE if kind else COMPILER, why)
+        hoisted = len(blocks) == 1 and self._hoisted(init)
+        stores = []
+        for op in (op for block in blocks for op in block.operations):
+            name = _name(op)
+            if name in CONSTANT_LIKE or name == "util.return":
+                continue
+            if name in REGION_BRANCH:
+                lower(UNKNOWN, "it has control flow")
+            elif name in CALLS:
+                lower(UNKNOWN, "it has a call")
+            elif name in INDIRECT:
+                lower(UNKNOWN, "it has indirect global accesses")
+            elif name == "util.global.load":
+                status = self._query(_symbol(op), self._next())
+                lower(status, f"it loads @{_symbol(op)}, which is not known at compile time")
+            elif name == "util.global.store":
+                g = self.globals.get(_symbol(op))
+                if g is None or _attr(g, "is_mutable") is not None:
+                    lower(RUNTIME, "it stores a mutable global")
+                stores.append((_symbol(op), self._next()))
+            elif not hoisted:
+                availability, why = self._const_expr(op, init)
+                lower(availability, why)
+        for g, at in stores:
+            self.timeline.setdefault(g, []).append((at, state[0]))
+        return state[0], state[1]
+
+    def _parameterized(self, init) -> tuple[str, str]:
+        """JitGlobals.cpp's isParameterized: ('param', why), ('other', why) when opt-py cannot tell,
+        ('', '') when not."""
+        from iree.compiler import ir
+
+        found = ["", ""]
+
+        def visit(op):
+            name = op.name
+            kind, what = "none", ""
+            if name in ("util.global.load", "util.global.store"):
+                g = self.globals.get(_symbol(op))
+                kind = "param" if g is None else _initial_value(_attr(g, "initial_value"))
+                what = f"@{_symbol(op)}"
+            elif name == "flow.tensor.constant":
+                kind, what = _initial_value(_attr(op, "value")), "a flow.tensor.constant"
+            if kind == "param":
+                found[:] = ["param", f"it reads {what}, a parameter"]
+                return ir.WalkResult.INTERRUPT
+            if kind == "other" and not found[0]:
+                found[:] = ["other", f"opt-py cannot read the value of {what}"]
+            return ir.WalkResult.ADVANCE
+
+        init.operation.walk(visit)
+        return found[0], found[1]
+
+    def _hoisted(self, init) -> bool:
+        """Made by HoistIntoGlobals: its stores all go to private immutable ``__hoisted_`` globals
+        without an initial value, as the pass creates them."""
+        names = _stores(init)
+        for name in names:
+            g = self.globals.get(name)
+            if g is None or not name.startswith(HOISTED_PREFIX) or _attr(g, "initial_value") is not None:
+                return False
+            if _attr(g, "is_mutable") is not None or _text(_attr(g, "sym_visibility")) != "private":
+                return False
+        return bool(names)
+
+    def _const_expr(self, op, init) -> tuple[int, str]:
+        """COMPILER when IREE's const-expr analysis surely takes ``op`` (at the top of ``init``) for a
+        constant expression, RUNTIME when it surely does not, else UNSURE; with why not."""
+        from iree.compiler import ir
+
+        name = _name(op)
+        dialect = name.split(".", 1)[0]
+        structured = dialect == "linalg" and name not in LINALG_UNHOISTABLE and len(op.regions) > 0
+        if not (dialect in SURE_DIALECTS or name in SURE_OPS or structured):
+            return UNSURE, f"opt-py cannot tell whether IREE takes '{name}' for a constant expression"
+        results = list(op.results)
+        if not results or not all(_legal_const_expr_type(r.type) for r in results):
+            return UNSURE, f"'{name}' has a result IREE's const-expr analysis may refuse"
+        for value in _producers(op):
+            if isinstance(value, ir.BlockArgument):
+                return RUNTIME, f"'{name}' uses a block argument"
+            owner = value.owner
+            if owner.name == "util.global.load":
+                g = self.globals.get(_symbol(owner))
+                if g is None or _attr(g, "is_mutable") is not None or not _legal_const_expr_type(value.type):
+                    return RUNTIME, f"'{name}' uses @{_symbol(owner)}, which is not constant"
+            elif owner.parent is None or owner.parent.operation != init.operation:
+                return UNSURE, f"'{name}' uses a value from elsewhere"
+        return COMPILER, ""
+
+
+def _producers(op) -> list:
+    """The values ``op`` uses that are defined outside it: its operands and what its regions capture
+    (OpOracle.cpp's escaping producers)."""
+    from iree.compiler import ir
+
+    root = op.operation
+    out = list(root.operands)
+
+    def visit(nested):
+        if nested != root:
+            for v in nested.operands:
+                owner = v.owner.owner if isinstance(v, ir.BlockArgument) else v.owner
+                if not _inside(owner.operation, root):
+                    out.append(v)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit)
+    return out
+
+
+def _inside(op, root) -> bool:
+    while op is not None:
+        if op == root:
+            return True
+        op = op.parent.operation if op.parent is not None else None
+    return False
+
+
+# --------------------------------------------------------------------------
+# The JIT module: JitGlobals.cpp's ProgramBuilder
+# --------------------------------------------------------------------------
+
+# IREE's JIT passes tensors as buffer views of these element types (ConstEval/Runtime.cpp's
+# convertToElementType); an i4 argument it packs, an index one it refuses: opt-py leaves those.
+HAL_ELEMENTS = {
+    "i1": "BOOL_8",
+    "i8": "INT_8",
+    "i16": "INT_16",
+    "i32": "INT_32",
+    "i64": "INT_64",
+    "f16": "FLOAT_16",
+    "bf16": "BFLOAT_16",
+    "f32": "FLOAT_32",
+    "f64": "FLOAT_64",
+}
+WIDTHS = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+
+
+@dataclass
+class Plan:
+    jits: list[Jit] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    jit_module: object = None
+
+
+def plan(module) -> Plan:
+    """The initializers IREE's const-eval evaluates and opt-py can, as the functions of a JIT module
+    built as IREE builds it; a note for each one IREE may evaluate that opt-py leaves to run time."""
+    from iree.compiler import ir
+
+    analysis = Analysis(module)
+    symbols = {_text(_attr(op, "sym_name")): op for op in _top(module) if _attr(op, "sym_name") is not None}
+    jit_module = ir.Module.create(module.location)
+    jit_module.operation.attributes["iree.consteval"] = ir.UnitAttr.get()
+    out = Plan(jit_module=jit_module)
+    left: set[str] = set()  # globals IREE's const-eval may set that opt-py leaves to run time
+    inserted, cloned = 0, set()
+    for init in [op for op in _top(module) if _name(op) == "util.initializer"]:
+        availability, why = analysis.result[init.operation]
+        jit = Jit(init, _where(init), _stores(init))
+        if availability == UNSURE:
+            out.notes.append(_left(jit, why))
+            left.update(jit.globals)
+            continue
+        if availability != COMPILER:
+            continue
+        name = "jit_eval" if inserted == 0 else f"jit_eval_{inserted - 1}"  # SymbolTable::insert's renaming
+        inserted += 1
+        with ir.InsertionPoint(jit_module.body):
+            _clone_objects(init, symbols, cloned)
+            func = _jit_function(init, jit, analysis.globals, name)
+        if func is None:  # IREE's JIT refuses it too: a load of a mutable global, a type it lacks
+            continue
+        problem = _marshalling_problem(jit, analysis.globals, left)
+        if problem is not None:
+            func.erase()
+            out.notes.append(_left(jit, problem))
+            left.update(jit.globals)
+            continue
+        jit.name = name
+        out.jits.append(jit)
+    return out
+
+
+def _left(jit: Jit, why: str) -> str:
+    return f"opt-py: note: const-eval: {jit.label()} is left to run time, where IREE may have evaluated it: {why}"
+
+
+def _clone_objects(init, symbols: dict, cloned: set) -> None:
+    """JitGlobals.cpp's cloneUsedObjects: the executables (object-like symbols) the initializer names."""
+    from iree.compiler import ir
+
+    def roots(attr):
+        if isinstance(attr, ir.FlatSymbolRefAttr):
+            yield attr.value
+        elif isinstance(attr, ir.SymbolRefAttr):
+            yield attr.value[0]
+        elif isinstance(attr, ir.ArrayAttr):
+            for a in attr:
+                yield from roots(a)
+        elif isinstance(attr, ir.DictAttr):
+            for i in range(len(attr)):
+                yield from roots(attr[i].attr)
+
+    def visit(op):
+        for i in range(len(op.attributes)):
+            for root in roots(op.attributes[i].attr):
+                target = symbols.get(root)
+                if target is not None and _name(target) in OBJECT_LIKE and root not in cloned:
+                    cloned.add(root)
+                    target.operation.clone()
+        return ir.WalkResult.ADVANCE
+
+    init.operation.walk(visit)
+
+
+def _jit_function(init, jit: Jit, globals_: dict, name: str):
+    """JitGlobals.cpp's transformToJitFunction on a clone of ``init``: loads of immutable globals, then
+    loose tensor constants become the arguments, stores the results. None where IREE's JIT refuses it."""
+    from iree.compiler import ir
+
+    clone = init.operation.clone()
+    attrs = {"sym_name": ir.StringAttr.get(name), "function_type": ir.TypeAttr.get(ir.FunctionType.get([], []))}
+    func = ir.Operation.create("util.func", attributes=attrs, regions=1, loc=init.location)
+    func.move_before(clone)
+    body = ir.Block.create_at_start(func.regions[0], [])
+    for op in list(clone.regions[0].blocks[0].operations):
+        body.append(op)
+    clone.erase()
+    arg_types, erase = [], []
+    for op in body.operations:
+        if _name(op) == "util.global.load":
+            g, t = globals_.get(_symbol(op)), op.results[0].type
+            if g is None or _attr(g, "is_mutable") is not None or not _supported(t):
+                func.erase()
+                return None
+            op.results[0].replace_all_uses_with(body.add_argument(t, op.location))
+            arg_types.append(t)
+            erase.append(op)
+            jit.loads.append(_symbol(op))
+    for op in body.operations:
+        if _name(op) == "arith.constant" and isinstance(
+            op.results[0].type, (ir.RankedTensorType, ir.UnrankedTensorType)
+        ):
+            t, value = op.results[0].type, _attr(op, "value")
+            if not (isinstance(value, ir.DenseElementsAttr) or _resource(value) or str(value).startswith("sparse")):
+                continue
+            if not _supported(t):
+                func.erase()
+                return None
+            op.results[0].replace_all_uses_with(body.add_argument(t, op.location))
+            arg_types.append(t)
+            erase.append(op)
+            jit.constants.append(value)
+    returns = []
+    for op in body.operations:
+        if _name(op) == "util.global.store":
+            if not _supported(op.operands[0].type):
+                func.erase()
+                return None
+            returns.append(op.operands[0])
+            erase.append(op)
+    for op in erase:
+        op.erase()
+    terminator = list(body.operations)[-1]
+    with ir.InsertionPoint.at_block_terminator(body):
+        ir.Operation.create("util.return", operands=returns, loc=init.location)
+    terminator.erase()
+    result_types = [v.type for v in returns]
+    func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(arg_types, result_types))
+    return func
+
+
+def _marshalling_problem(jit: Jit, globals_: dict, left: set) -> str | None:
+    """Why opt-py cannot hand this function its arguments as IREE's JIT does, or None."""
+    for name in jit.loads:
+        if name in left:
+            return f"it loads @{name}, which opt-py leaves to run time"
+        value = _attr(globals_[name], "initial_value")
+        if value is not None and _host_kind(value) is None:
+            return f"opt-py cannot pass the value of @{name} ({_type_of(value)})"
+    for value in jit.constants:
+        if _host_kind(value) is None:
+            return f"opt-py cannot pass a constant of type {_type_of(value)}"
+    return None
+
+
+def _type_of(attr) -> str:
+    text = str(attr)
+    return text.rsplit(" : ", 1)[-1] if " : " in text else text
+
+
+def _host_kind(attr) -> str | None:
+    """'tensor' or 'scalar' when opt-py can pass ``attr`` to the runtime as IREE's JIT does, else None."""
+    from iree.compiler import ir
+
+    if isinstance(attr, ir.IntegerAttr):
+        return "scalar" if ir.IntegerType(attr.type).width in (8, 16, 32, 64) else None
+    if isinstance(attr, ir.FloatAttr):
+        return "scalar" if str(attr.type) in ("f32", "f64") else None
+    if isinstance(attr, ir.DenseElementsAttr) or _resource(attr) is not None:
+        t = attr.type if isinstance(attr, ir.DenseElementsAttr) else _resource(attr).type
+        elements = str(t.element_type)
+        if isinstance(t.element_type, ir.IntegerType) and t.element_type.width in (1, 8, 16, 32, 64):
+            elements = f"i{t.element_type.width}"
+        return "tensor" if elements in HAL_ELEMENTS and t.has_static_shape else None
+    return None
+
+
+def _element_key(t) -> str:
+    from iree.compiler import ir
+
+    e = t.element_type
+    return f"i{e.width}" if isinstance(e, ir.IntegerType) else str(e)
+
+
+# --------------------------------------------------------------------------
+# Values between the compiler and the runtime: ConstEval/Runtime.cpp
+# --------------------------------------------------------------------------
+
+
+class _Resources:
+    """The bytes of ``dense_resource`` blobs, read from the printed form (the bindings give no other way):
+    one printing of a scratch module naming all those asked for."""
+
+    def __init__(self):
+        self.blobs: dict[str, bytes] = {}
+
+    def load(self, attrs) -> None:
+        import re
+
+        from iree.compiler import ir
+
+        wanted = [a for a in attrs if _resource(a) is not None and _resource_key(a) not in self.blobs]
+        if not wanted:
+            return
+        scratch = ir.Module.create(ir.Location.unknown())
+        with ir.InsertionPoint(scratch.body), ir.Location.unknown():
+            for a in wanted:
+                ir.Operation.create("arith.constant", results=[_resource(a).type], attributes={"value": a})
+        text = scratch.operation.get_asm(assume_verified=True)
+        section = text[text.rindex("dialect_resources") :]
+        for key, hexdata in re.findall(r'("(?:[^"\\]|\\.)*"|[^\s:{}"]+)\s*:\s*"0x([0-9A-Fa-f]*)"', section):
+            self.blobs[key] = bytes.fromhex(hexdata)[4:]  # a blob begins with its alignment, 4 bytes
+
+    def get(self, attr) -> bytes:
+        return self.blobs[_resource_key(attr)]
+
+
+def _resource_key(attr) -> str:
+    text = str(attr)
+    return text[len("dense_resource<") : text.rindex("> : ")]
+
+
+def _tensor_bytes(attr, resources: _Resources) -> bytes:
+    """The bytes IREE's JIT passes for a tensor value (SerializableAttrInterface: splats expanded, i1 a
+    byte each)."""
+    import numpy as np
+    from iree.compiler import ir
+
+    from . import compiler_api
+
+    if _resource(attr) is not None:
+        return resources.get(attr)
+    attr = ir.DenseElementsAttr(attr)
+    t, width = attr.type, WIDTHS[_element_key(attr.type)]
+    try:
+        return np.asarray(attr).tobytes()
+    except (TypeError, ValueError, RuntimeError):  # element types numpy lacks (bf16): the raw storage
+        one = t.get_num_elements() if not attr.is_splat else 1
+        data = compiler_api.dense_raw_data(attr, one * width)
+        return data * t.get_num_elements() if attr.is_splat else data
+
+
+def _to_runtime(rt, device, attr, resources: _Resources):
+    """``attr`` as IREE's JIT passes it: a buffer view, or an i8..i64/f32/f64 value."""
+    import numpy as np
+    from iree.compiler import ir
+
+    if isinstance(attr, ir.IntegerAttr):
+        return int(attr.value)
+    if isinstance(attr, ir.FloatAttr):
+        return float(attr.value)
+    t = attr.type if isinstance(attr, ir.DenseElementsAttr) else _resource(attr).type
+    key = _element_key(t)
+    data = np.frombuffer(_tensor_bytes(attr, resources), dtype=f"u{WIDTHS[key]}").reshape(t.shape)
+    return device.allocator.allocate_buffer_copy(
+        memory_type=rt.MemoryType.DEVICE_LOCAL,
+        allowed_usage=rt.BufferUsage.DEFAULT,
+        device=device,
+        buffer=np.ascontiguousarray(data),
+        element_type=getattr(rt.HalElementType, HAL_ELEMENTS[key]),
+    )
+
+
+def _from_runtime(rt, value, global_type):
+    """A result as IREE's JIT writes it back (convertVariantToAttribute): a buffer view to
+    ``DenseElementsAttr::getFromRawBuffer`` of its bytes; a value to an integer or float attribute."""
+    import numpy as np
+    from iree.compiler import ir
+
+    if isinstance(value, bool | int):
+        return ir.IntegerAttr.get(global_type, int(value))
+    if isinstance(value, float):
+        return ir.FloatAttr.get(global_type, value)
+    name = rt.HalElementType(value.element_type).name
+    element = _ELEMENT_TYPES.get(name) or (f"i{name.split('_')[-1]}" if name.split("_")[0] in _INTS else None)
+    if element is None:
+        raise CompileError(f"unrecognized evaluated buffer view element type: {name}")
+    t = ir.RankedTensorType.get(list(value.shape), ir.Type.parse(element))
+    data = np.array(value.map().asarray([value.byte_length], np.dtype(np.uint8)), copy=True)
+    return ir.DenseElementsAttr.get(data, type=t)
+
+
+_ELEMENT_TYPES = {"BOOL_8": "i1", "FLOAT_16": "f16", "FLOAT_32": "f32", "FLOAT_64": "f64", "BFLOAT_16": "bf16"}
+_INTS = ("INT", "SINT", "UINT")
+
+
+# --------------------------------------------------------------------------
+# The step
+# --------------------------------------------------------------------------
+
+
+def evaluate(cfg: ConstEval, c, module):
+    """Evaluate what IREE's const-eval would, with the fixes inside; None to go on, or the failed result."""
+    from iree.compiler import ir
+
+    with c.ctx, ir.Location.unknown():
+        chosen = plan(module)
+        c.messages += chosen.notes
+        if not chosen.jits:
+            return None
+        vmfb, failure = _compile(cfg, chosen)
+        if failure is not None:
+            return c.failed(failure)
+        try:
+            _run(vmfb, chosen.jits, Analysis.globals_of(module))
+        except _JitFailed as e:
+            return c.failed(str(e))
+        for jit in chosen.jits:
+            jit.init.operation.erase()
+        cfg.evaluated += [jit.label() for jit in chosen.jits]
+    if c.hooks.rewrites is not None:
+        c.hooks.rewrites += cfg.rewrites
+    if not c.run_pipeline(TAIL_PIPELINE, module):
+        return c.failed("IREE's cleanup after const-eval failed")
+    return None
+
+
+class _JitFailed(Exception):
+    pass
+
+
+def _compile(cfg: ConstEval, chosen: Plan) -> tuple[bytes, str | None]:
+    """The JIT module compiled by opt-py's in-process compile with the fixes: (vmfb, None), or (b'', the
+    error naming the initializer whose function fails, with the nested compile's diagnostics)."""
+    result = _compile_module(cfg, chosen.jit_module)
+    if result.ok:
+        return result.output, None
+    culprit = [jit for jit in chosen.jits]
+    if len(chosen.jits) > 1:  # compile the functions one by one to name the one that fails
+        for jit in chosen.jits:
+            alone = _compile_module(cfg, _only(chosen.jit_module, jit.name))
+            if not alone.ok:
+                culprit, result = [jit], alone
+                break
+    diagnostics = [m for m in result.messages if not m.startswith("opt-py: error: ")]
+    summary = [m[len("opt-py: error: ") :] for m in result.messages if m.startswith("opt-py: error: ")]
+    labels = " and ".join(jit.label() for jit in culprit)
+    why = summary[-1] if summary else "the nested compile failed"
+    return b"", "\n".join([*diagnostics, f"const-eval of {labels} failed: {why}"])
+
+
+def _only(jit_module, name: str):
+    """A copy of ``jit_module`` with the function ``name`` alone (and every object)."""
+    copy = jit_module.operation.clone()
+    for op in list(copy.regions[0].blocks[0].operations):
+        if _name(op) == "util.func" and _text(_attr(op, "sym_name")) != name:
+            op.erase()
+    return copy
+
+
+def _compile_module(cfg: ConstEval, jit_module):
+    from ..run import progress
+    from .phases import compile_with_injections
+
+    with tempfile.TemporaryDirectory(prefix="opt-py-const-eval-") as tmp:
+        path = os.path.join(tmp, "jit.mlirbc")
+        with open(path, "wb") as f:
+            jit_module.operation.write_bytecode(f)
+        with progress.step("stop", "const-eval: the nested compile"):
+            try:
+                result = compile_with_injections(
+                    path, cfg.flags, cfg.injections, codegen_injections=cfg.codegen, record_rewrites=True
+                )
+            except OptPyError as e:
+                from .phases import CompileResult
+
+                return CompileResult(False, messages=[f"opt-py: error: {e}"])
+    cfg.rewrites += result.rewrites
+    return result
+
+
+def _run(vmfb: bytes, jits: list[Jit], globals_: dict) -> None:
+    """Run each function in order on local-task, as IREE's JIT does, setting the globals it stores."""
+    import iree.runtime as rt
+
+    device = rt.get_device("local-task")
+    instance = rt.VmInstance()
+    main = rt.VmModule.copy_buffer(instance, vmfb)
+    context = rt.VmContext(instance, modules=[rt.create_hal_module(instance, device), main])
+    resources = _Resources()
+    for jit in jits:
+        values = [_attr(globals_[g], "initial_value") for g in jit.loads]
+        for g, value in zip(jit.loads, values):
+            if value is None:  # as IREE's JIT fails when an initializer it refused left a global unset
+                raise _JitFailed(
+                    f"const-eval of {jit.label()} failed: internal error: jit global source initialization order "
+                    f"invalid: global @{g} has no value"
+                )
+        values += jit.constants
+        resources.load(values)
+        args = rt.VmVariantList(len(values))
+        for value in values:
+            arg = _to_runtime(rt, device, value, resources)
+            if isinstance(arg, int):
+                args.push_int(arg)
+            elif isinstance(arg, float):
+                args.push_float(arg)
+            else:
+                args.push_ref(arg)
+        rets = rt.VmVariantList(len(jit.globals))
+        try:
+            context.invoke(main.lookup_function(jit.name), args, rets)
+        except RuntimeError as e:
+            raise _JitFailed(f"const-eval of {jit.label()} failed: runtime error in consteval: {e}") from None
+        for i, g in enumerate(jit.globals):
+            global_type = ir_type(_attr(globals_[g], "type"))
+            value = rets.get_variant(i)
+            if not isinstance(value, int | float):
+                value = rets.get_as_object(i, rt.HalBufferView)
+            try:
+                globals_[g].operation.attributes["initial_value"] = _from_runtime(rt, value, global_type)
+            except (CompileError, ValueError) as e:
+                raise _JitFailed(f"const-eval of {jit.label()} failed: {e}") from None
+
+
+def ir_type(attr):
+    from iree.compiler import ir
+
+    return attr.value if isinstance(attr, ir.TypeAttr) else attr
