@@ -17,7 +17,11 @@ What reaches the nested compile and what does not: docs/reference/const-eval.md.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tempfile
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..errors import CompileError, OptPyError
@@ -99,6 +103,7 @@ class ConstEval:
     codegen: list = field(default_factory=list)  # codegen.CodegenInjection
     rewrites: list = field(default_factory=list)  # what the fixes rewrote in the nested compiles
     evaluated: list = field(default_factory=list)  # the labels of the initializers evaluated
+    seconds: dict = field(default_factory=dict)  # wall time of each part: plan, compile, run, cleanup
 
     def step(self, c, module):
         """The step at the global-optimization stop (``compile_with_injections(const_eval=...)``)."""
@@ -151,6 +156,7 @@ CONSTANT_LIKE = ("arith.constant", "complex.constant", "ub.poison", "flow.tensor
 REGION_BRANCH = ("scf.if", "scf.for", "scf.while", "scf.execute_region", "scf.index_switch", "scf.forall")
 CALLS = ("util.call", "func.call", "func.call_indirect", "flow.call")
 INDIRECT = ("util.global.load.indirect", "util.global.store.indirect")
+CALLERS = ("flow.", "hal.", "stream.")  # the dialects whose ops name executables
 OBJECT_LIKE = ("flow.executable", "hal.executable", "hal.executable.source", "stream.executable")
 HOISTED_PREFIX = "__hoisted_"  # the globals Util/Transforms/HoistIntoGlobals.cpp makes
 PARAMETERS = ("#stream.parameter", "#flow.parameter")  # initial values read at run time
@@ -176,6 +182,7 @@ SURE_OPS = (
     "linalg.pack",
     "linalg.unpack",
 )
+NOT_CONST_EXPR = ("util.optimization_barrier",)  # OpOracle.cpp: optimization barriers cannot be folded
 LINALG_UNHOISTABLE = ("linalg.index", "linalg.yield")  # LinalgOps.cpp.inc: not structured
 
 # What IREE's JIT passes to and from the llvm-cpu backend (TargetBackend::getSupportedTypes).
@@ -220,7 +227,20 @@ def _symbol(op) -> str:
 
 
 def _top(op) -> list:
-    return list(op.regions[0].blocks[0].operations)
+    """The ops of ``op``'s regions, not those nested in them. Walked: the bindings give a walk plain
+    Operations, where listing a block wraps each op in its dialect's class (importing linalg's: ~0.5 s)."""
+    from iree.compiler import ir
+
+    root, out = op.operation, []
+
+    def visit(o):
+        if o == root:
+            return ir.WalkResult.ADVANCE
+        out.append(o)
+        return ir.WalkResult.SKIP
+
+    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return out
 
 
 def _where(op) -> str:
@@ -230,9 +250,7 @@ def _where(op) -> str:
 
 
 def _stores(init) -> list[str]:
-    return [
-        _symbol(op) for block in init.regions[0].blocks for op in block.operations if _name(op) == "util.global.store"
-    ]
+    return [_symbol(op) for op in _top(init) if _name(op) == "util.global.store"]
 
 
 def _supported(t) -> bool:
@@ -325,7 +343,7 @@ class Analysis:
             lower(RUNTIME if kind == "param" else UNSURE if kind else COMPILER, why)
         hoisted = len(blocks) == 1 and self._hoisted(init)
         stores = []
-        for op in (op for block in blocks for op in block.operations):
+        for op in _top(init):
             name = _name(op)
             if name in CONSTANT_LIKE or name == "util.return":
                 continue
@@ -337,7 +355,8 @@ class Analysis:
                 lower(UNKNOWN, "it has indirect global accesses")
             elif name == "util.global.load":
                 status = self._query(_symbol(op), self._next())
-                lower(status, f"it loads @{_symbol(op)}, which is not known at compile time")
+                known = "opt-py leaves to run time" if status == UNSURE else "is not known at compile time"
+                lower(status, f"it loads @{_symbol(op)}, which {known}")
             elif name == "util.global.store":
                 g = self.globals.get(_symbol(op))
                 if g is None or _attr(g, "is_mutable") is not None:
@@ -396,6 +415,8 @@ class Analysis:
         name = _name(op)
         dialect = name.split(".", 1)[0]
         structured = dialect == "linalg" and name not in LINALG_UNHOISTABLE and len(op.regions) > 0
+        if name in NOT_CONST_EXPR:
+            return RUNTIME, f"'{name}' is never a constant expression"
         if not (dialect in SURE_DIALECTS or name in SURE_OPS or structured):
             return UNSURE, f"opt-py cannot tell whether IREE takes '{name}' for a constant expression"
         results = list(op.results)
@@ -529,6 +550,8 @@ def _clone_objects(init, symbols: dict, cloned: set) -> None:
                 yield from roots(attr[i].attr)
 
     def visit(op):
+        if not op.name.startswith(CALLERS):  # reading other ops' attributes imports their dialects' classes
+            return ir.WalkResult.ADVANCE
         for i in range(len(op.attributes)):
             for root in roots(op.attributes[i].attr):
                 target = symbols.get(root)
@@ -550,11 +573,11 @@ def _jit_function(init, jit: Jit, globals_: dict, name: str):
     func = ir.Operation.create("util.func", attributes=attrs, regions=1, loc=init.location)
     func.move_before(clone)
     body = ir.Block.create_at_start(func.regions[0], [])
-    for op in list(clone.regions[0].blocks[0].operations):
+    for op in _top(clone):
         body.append(op)
     clone.erase()
     arg_types, erase = [], []
-    for op in body.operations:
+    for op in _top(func):
         if _name(op) == "util.global.load":
             g, t = globals_.get(_symbol(op)), op.results[0].type
             if g is None or _attr(g, "is_mutable") is not None or not _supported(t):
@@ -564,7 +587,7 @@ def _jit_function(init, jit: Jit, globals_: dict, name: str):
             arg_types.append(t)
             erase.append(op)
             jit.loads.append(_symbol(op))
-    for op in body.operations:
+    for op in _top(func):
         if _name(op) == "arith.constant" and isinstance(
             op.results[0].type, (ir.RankedTensorType, ir.UnrankedTensorType)
         ):
@@ -579,7 +602,7 @@ def _jit_function(init, jit: Jit, globals_: dict, name: str):
             erase.append(op)
             jit.constants.append(value)
     returns = []
-    for op in body.operations:
+    for op in _top(func):
         if _name(op) == "util.global.store":
             if not _supported(op.operands[0].type):
                 func.erase()
@@ -588,7 +611,7 @@ def _jit_function(init, jit: Jit, globals_: dict, name: str):
             erase.append(op)
     for op in erase:
         op.erase()
-    terminator = list(body.operations)[-1]
+    terminator = _top(func)[-1]
     with ir.InsertionPoint.at_block_terminator(body):
         ir.Operation.create("util.return", operands=returns, loc=init.location)
     terminator.erase()
@@ -751,56 +774,101 @@ def evaluate(cfg: ConstEval, c, module):
     """Evaluate what IREE's const-eval would, with the fixes inside; None to go on, or the failed result."""
     from iree.compiler import ir
 
+    clock = _Clock(cfg.seconds)
     with c.ctx, ir.Location.unknown():
-        chosen = plan(module)
+        with clock("plan"):
+            chosen = plan(module)
         c.messages += chosen.notes
         if not chosen.jits:
             return None
-        vmfb, failure = _compile(cfg, chosen)
-        if failure is not None:
-            return c.failed(failure)
+        with clock("compile"):
+            vmfb, culprits, nested = _compile(cfg, chosen)
+        for name, took in nested.seconds.items():
+            c.hooks.seconds[name] = c.hooks.seconds.get(name, 0.0) + took
+        if c.hooks.rewrites is not None:
+            c.hooks.rewrites += nested.rewrites
+        if not nested.ok:
+            c.messages += _with_sources(nested.messages, c.sources)
+            why = next((m for m in reversed(nested.messages) if m.startswith(ERROR)), ERROR)[len(ERROR) :]
+            why = why.replace("IREE compilation failed", "compiling it for the host CPU failed")
+            return c.failed(f"const-eval of {' and '.join(j.label() for j in culprits)} failed: {why}")
         try:
-            _run(vmfb, chosen.jits, Analysis.globals_of(module))
+            with clock("run"):
+                _run(vmfb, chosen.jits, Analysis.globals_of(module))
         except _JitFailed as e:
             return c.failed(str(e))
         for jit in chosen.jits:
             jit.init.operation.erase()
         cfg.evaluated += [jit.label() for jit in chosen.jits]
-    if c.hooks.rewrites is not None:
-        c.hooks.rewrites += cfg.rewrites
-    if not c.run_pipeline(TAIL_PIPELINE, module):
-        return c.failed("IREE's cleanup after const-eval failed")
+    with clock("cleanup"):
+        if not c.run_pipeline(TAIL_PIPELINE, module):
+            return c.failed("IREE's cleanup after const-eval failed")
     return None
+
+
+class _Clock:
+    def __init__(self, seconds: dict):
+        self.seconds = seconds
+
+    @contextmanager
+    def __call__(self, part: str):
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[part] = self.seconds.get(part, 0.0) + time.perf_counter() - start
+
+
+ERROR = "opt-py: error: "
 
 
 class _JitFailed(Exception):
     pass
 
 
-def _compile(cfg: ConstEval, chosen: Plan) -> tuple[bytes, str | None]:
-    """The JIT module compiled by opt-py's in-process compile with the fixes: (vmfb, None), or (b'', the
-    error naming the initializer whose function fails, with the nested compile's diagnostics)."""
+def _compile(cfg: ConstEval, chosen: Plan):
+    """The JIT module compiled by opt-py's in-process compile with the fixes: (vmfb, [], result), or on
+    failure (b'', the initializers whose functions fail, the failed result: its diagnostics)."""
     result = _compile_module(cfg, chosen.jit_module)
     if result.ok:
-        return result.output, None
-    culprit = [jit for jit in chosen.jits]
-    if len(chosen.jits) > 1:  # compile the functions one by one to name the one that fails
+        return result.output, [], result
+    culprits = list(chosen.jits)
+    if len(chosen.jits) > 1:  # compile the functions one at a time to name the one that fails
         for jit in chosen.jits:
             alone = _compile_module(cfg, _only(chosen.jit_module, jit.name))
             if not alone.ok:
-                culprit, result = [jit], alone
+                culprits, result = [jit], alone
                 break
-    diagnostics = [m for m in result.messages if not m.startswith("opt-py: error: ")]
-    summary = [m[len("opt-py: error: ") :] for m in result.messages if m.startswith("opt-py: error: ")]
-    labels = " and ".join(jit.label() for jit in culprit)
-    why = summary[-1] if summary else "the nested compile failed"
-    return b"", "\n".join([*diagnostics, f"const-eval of {labels} failed: {why}"])
+    messages = [m for m in result.messages if not m.startswith(ERROR)] + [
+        m for m in result.messages if m.startswith(ERROR)
+    ][-1:]
+    result.messages = messages
+    return b"", culprits, result
+
+
+def _with_sources(messages: list[str], sources: dict) -> list[str]:
+    """The nested compile's diagnostics, each with its line of the user's source (the nested compile read
+    only the JIT module); its own last error is left out."""
+    import re
+
+    from ..run.diagnostics import Diag, render
+
+    out = []
+    for m in messages:
+        if m.startswith(ERROR):
+            continue
+        found = re.match(r"^(.+?):(\d+):(\d+): (error|warning|note|remark): (.*)$", m, re.S)
+        if found and "\n" not in m:
+            f, line, col, severity, text = found.groups()
+            m = render(Diag(severity, text, f, int(line), int(col)), {}, sources)
+        out.append(m)
+    return out
 
 
 def _only(jit_module, name: str):
     """A copy of ``jit_module`` with the function ``name`` alone (and every object)."""
     copy = jit_module.operation.clone()
-    for op in list(copy.regions[0].blocks[0].operations):
+    for op in _top(copy):
         if _name(op) == "util.func" and _text(_attr(op, "sym_name")) != name:
             op.erase()
     return copy
@@ -808,23 +876,43 @@ def _only(jit_module, name: str):
 
 def _compile_module(cfg: ConstEval, jit_module):
     from ..run import progress
-    from .phases import compile_with_injections
+    from .phases import CompileResult, compile_with_injections
 
     with tempfile.TemporaryDirectory(prefix="opt-py-const-eval-") as tmp:
         path = os.path.join(tmp, "jit.mlirbc")
         with open(path, "wb") as f:
             jit_module.operation.write_bytecode(f)
+        if progress.diagnosis:  # a crash re-run set IREE's options for this whole process: compile elsewhere
+            return _compile_in_child(cfg, path, os.path.join(tmp, "jit.vmfb"))
         with progress.step("stop", "const-eval: the nested compile"):
             try:
                 result = compile_with_injections(
                     path, cfg.flags, cfg.injections, codegen_injections=cfg.codegen, record_rewrites=True
                 )
             except OptPyError as e:
-                from .phases import CompileResult
-
-                return CompileResult(False, messages=[f"opt-py: error: {e}"])
+                result = CompileResult(False, messages=[f"{ERROR}{e}"])
     cfg.rewrites += result.rewrites
     return result
+
+
+def _compile_in_child(cfg: ConstEval, path: str, out: str):
+    """The nested compile as ``opt-py compile`` in a process of its own (a crash re-run's)."""
+    from .phases import CompileResult
+
+    inject = [a for j in cfg.injections for a in ("--inject", f"{j.phase}:{j.pipeline}")]
+    inject += [
+        a
+        for x in cfg.codegen
+        for a in ("--inject-codegen", f"{x.where}:{x.pass_name}#{x.occurrence or '*'}:{x.pipeline}")
+    ]
+    env = dict(os.environ, OPT_PY_NO_SERVER="1")
+    cmd = [sys.executable, "-m", "opt_py", "compile", path, "-o", out, *inject, *cfg.flags]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    messages = proc.stderr.splitlines()
+    if proc.returncode != 0:
+        return CompileResult(False, messages=messages or [f"{ERROR}the nested compile exited {proc.returncode}"])
+    with open(out, "rb") as f:
+        return CompileResult(True, f.read(), messages)
 
 
 def _run(vmfb: bytes, jits: list[Jit], globals_: dict) -> None:
