@@ -78,7 +78,7 @@ def compile(
     """
     from iree.turbine import aot
 
-    from .iree import e2e
+    from .iree import const_eval, e2e
     from .iree import fixes as fix_table
     from .iree.phases import compile_with_injections
 
@@ -88,13 +88,16 @@ def compile(
         model, args=tuple(args), kwargs=kwargs, dynamic_shapes=dynamic_shapes, strict_export=strict_export
     )
     flags = [*e2e.TARGETS[target].compile_flags, *iree_flags]
-    phases, codegen = (
-        fix_table.injections(fix_table.select("all" if fixes is True else fixes), flags) if fixes else ([], [])
-    )
+    phases, codegen, ours, notes = [], [], None, []
+    if fixes:  # the fixes at their points, and inside the constants IREE evaluates at compile time
+        chosen = fix_table.select("all" if fixes is True else fixes)
+        phases, codegen = fix_table.injections(chosen, flags)
+        ours, flags, notes = const_eval.takeover(chosen, flags)
     with tempfile.TemporaryDirectory(prefix="opt-py-torch-") as tmp:
         path = os.path.join(tmp, "model.mlirbc")
         exported.save_mlir(path)
-        result = compile_with_injections(path, flags, phases, codegen_injections=codegen)
+        step = ours.step if ours else None
+        result = compile_with_injections(path, flags, phases, codegen_injections=codegen, const_eval=step)
     if not result.ok:
         raise OptPyError("compiling the exported model failed:\n" + "\n".join(result.messages))
-    return Compiled(result.output, target, messages=list(result.messages))
+    return Compiled(result.output, target, messages=[*notes, *result.messages])

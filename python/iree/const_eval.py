@@ -737,7 +737,7 @@ def _to_runtime(rt, device, attr, resources: _Resources):
         memory_type=rt.MemoryType.DEVICE_LOCAL,
         allowed_usage=rt.BufferUsage.DEFAULT,
         device=device,
-        buffer=np.ascontiguousarray(data),
+        buffer=data,  # contiguous as read; np.ascontiguousarray would make a 0-d tensor 1-d
         element_type=getattr(rt.HalElementType, HAL_ELEMENTS[key]),
     )
 
@@ -946,7 +946,7 @@ def _run(vmfb: bytes, jits: list[Jit], globals_: dict) -> None:
         rets = rt.VmVariantList(len(jit.globals))
         try:
             context.invoke(main.lookup_function(jit.name), args, rets)
-        except RuntimeError as e:
+        except (RuntimeError, ValueError) as e:  # the runtime's status, as the bindings raise it
             raise _JitFailed(f"const-eval of {jit.label()} failed: runtime error in consteval: {e}") from None
         for i, g in enumerate(jit.globals):
             global_type = ir_type(_attr(globals_[g], "type"))

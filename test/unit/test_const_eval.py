@@ -25,7 +25,8 @@ CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backend
 CUDA = ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"]
 
 # Constant expressions IREE hoists into initializers and evaluates: a chain (the second reads the first's
-# global), a bf16 result, a result whose values are all equal (a splat attribute). And two it leaves to
+# global), a 0-d argument, a bf16 result, a result whose values are all equal (a splat attribute). And two
+# it leaves to
 # run time: an expression over a parameter, and one over a mutable global.
 CONSTANTS = """
 #id = affine_map<(d0) -> (d0)>
@@ -35,6 +36,8 @@ func.func @consts(%y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4x
   %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
   %three = arith.constant dense<3.0> : tensor<4xf32>
   %two = arith.constant 2.0 : f32
+  %k = arith.constant dense<[2.5]> : tensor<1xf32>
+  %k0 = tensor.collapse_shape %k [] : tensor<1xf32> into tensor<f32>
   %w = util.global.load @w : tensor<4xf32>
   %s = util.global.load @state : tensor<4xf32>
   %e = tensor.empty() : tensor<4xf32>
@@ -46,11 +49,12 @@ func.func @consts(%y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4x
     %x = math.exp %m : f32
     linalg.yield %x : f32
   } -> tensor<4xf32>
-  %sq2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%sq : tensor<4xf32>) outs(%e : tensor<4xf32>) {
-  ^bb0(%a: f32, %o: f32):
+  %sq2 = linalg.generic {indexing_maps = [#id, affine_map<(d0) -> ()>, #id], iterator_types = ["parallel"]}
+      ins(%sq, %k0 : tensor<4xf32>, tensor<f32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
     %m = math.sqrt %a : f32
-    linalg.yield %m : f32
+    %n = arith.mulf %m, %b : f32
+    linalg.yield %n : f32
   } -> tensor<4xf32>
   %bf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
       ins(%c : tensor<4xf32>) outs(%eb : tensor<4xbf16>) {
@@ -298,10 +302,12 @@ def test_compile_to_before_the_phase_end_keeps_irees():
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("check_const_eval", ROOT / "tools" / "check_const_eval.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """tools/check_const_eval.py (not a package), registered once: its dataclass needs its module."""
+    if "check_const_eval" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("check_const_eval", ROOT / "tools" / "check_const_eval.py")
+        sys.modules["check_const_eval"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules["check_const_eval"])
+    return sys.modules["check_const_eval"]
 
 
 MODELS = sorted(p.parent.name for c in ("models", "library_models") for p in (ROOT / "test" / c).glob("*/model.mlir"))
@@ -316,4 +322,6 @@ def test_corpus_model_is_irees_module_byte_for_byte(model, target):
     verdict = tool.compare(path, tool.TARGETS[target])
     if not verdict.compiled:
         pytest.skip(f"--fixes does not compile {model} for {target}")
-    assert verdict.identical, verdict
+    # Or different only in the bytes of a global that its initializer never writes (a static cache's index
+    # tensor filled two columns of four): IREE's own result there is whatever its runtime's memory held.
+    assert verdict.faithful(), verdict
