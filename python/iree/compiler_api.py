@@ -164,10 +164,11 @@ def dense_raw_data(attr, size: int) -> bytes:
     """The first ``size`` bytes of a DenseElementsAttr's storage (``mlirDenseElementsAttrGetRawData``,
     MLIR's public C API, in the compiler library): what the bindings cannot give as an array for element
     types numpy lacks (bf16). ``attr`` must outlive the call."""
-    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    get_pointer.restype = ctypes.c_void_p
-    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    handle = _MlirAttribute(get_pointer(attr._CAPIPtr, b"mlir.ir.Attribute._CAPIPtr"))
+    get_name, get_pointer = ctypes.pythonapi.PyCapsule_GetName, ctypes.pythonapi.PyCapsule_GetPointer
+    get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    capsule = attr._CAPIPtr  # named after the package the bindings live in (iree.compiler.ir...)
+    handle = _MlirAttribute(get_pointer(capsule, get_name(capsule)))
     fn = library().mlirDenseElementsAttrGetRawData
     fn.argtypes = [_MlirAttribute]
     fn.restype = ctypes.c_void_p

@@ -16,6 +16,7 @@ What reaches the nested compile and what does not: docs/reference/const-eval.md.
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -713,12 +714,16 @@ def _tensor_bytes(attr, resources: _Resources) -> bytes:
         return resources.get(attr)
     attr = ir.DenseElementsAttr(attr)
     t, width = attr.type, WIDTHS[_element_key(attr.type)]
+    numel = math.prod(t.shape)
     try:
-        return np.asarray(attr).tobytes()
-    except (TypeError, ValueError, RuntimeError):  # element types numpy lacks (bf16): the raw storage
-        one = t.get_num_elements() if not attr.is_splat else 1
-        data = compiler_api.dense_raw_data(attr, one * width)
-        return data * t.get_num_elements() if attr.is_splat else data
+        array = np.asarray(attr)
+    except (TypeError, ValueError, RuntimeError):
+        array = None
+    if array is not None and array.dtype.itemsize == width and array.size == numel:
+        return array.tobytes()
+    # Element types numpy lacks (bf16 comes back as 4-byte floats, or not at all): the raw storage.
+    data = compiler_api.dense_raw_data(attr, (1 if attr.is_splat else numel) * width)
+    return data * numel if attr.is_splat else data
 
 
 def _to_runtime(rt, device, attr, resources: _Resources):
