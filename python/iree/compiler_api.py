@@ -154,22 +154,3 @@ def _setup_global_cl(lib, flags: list[str]) -> None:
     fn.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_char_p, ctypes.c_bool]
     fn.restype = None
     fn(len(args), argv, b"opt-py", False)
-
-
-class _MlirAttribute(ctypes.Structure):
-    _fields_ = [("ptr", ctypes.c_void_p)]
-
-
-def dense_raw_data(attr, size: int) -> bytes:
-    """The first ``size`` bytes of a DenseElementsAttr's storage (``mlirDenseElementsAttrGetRawData``,
-    MLIR's public C API, in the compiler library): what the bindings cannot give as an array for element
-    types numpy lacks (bf16). ``attr`` must outlive the call."""
-    get_name, get_pointer = ctypes.pythonapi.PyCapsule_GetName, ctypes.pythonapi.PyCapsule_GetPointer
-    get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
-    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    capsule = attr._CAPIPtr  # named after the package the bindings live in (iree.compiler.ir...)
-    handle = _MlirAttribute(get_pointer(capsule, get_name(capsule)))
-    fn = library().mlirDenseElementsAttrGetRawData
-    fn.argtypes = [_MlirAttribute]
-    fn.restype = ctypes.c_void_p
-    return ctypes.string_at(fn(handle), size)

@@ -16,7 +16,6 @@ What reaches the nested compile and what does not: docs/reference/const-eval.md.
 
 from __future__ import annotations
 
-import math
 import os
 import subprocess
 import sys
@@ -98,6 +97,8 @@ DEFAULTS_OF_KEPT = ("", "false", "local", "llvm-cpu")  # values of those flags t
 @dataclass
 class ConstEval:
     """How opt-py evaluates constants in one compile: the nested compile's flags and injections."""
+
+    OPS = ("util.initializer",)  # the ops its step has work on: a module without one needs no export
 
     flags: list[str]
     injections: list = field(default_factory=list)  # phases.Injection: the fixes for the host CPU
@@ -669,65 +670,42 @@ def _element_key(t) -> str:
 # --------------------------------------------------------------------------
 
 
-class _Resources:
-    """The bytes of ``dense_resource`` blobs, read from the printed form (the bindings give no other way):
-    one printing of a scratch module naming all those asked for."""
+def _serialized(attrs: list) -> list[bytes]:
+    """The bytes IREE's JIT hands the runtime for each tensor value (``SerializableAttrInterface``: splats
+    expanded, i1 a byte each): serialized by IREE itself, its parameter export writing them into an
+    archive (as mutable globals: every entry whole), read back with the runtime. The bindings read
+    neither ``dense_resource`` blobs nor bf16 elements."""
+    import iree.runtime as rt
+    from iree.compiler import ir, passmanager
 
-    def __init__(self):
-        self.blobs: dict[str, bytes] = {}
-
-    def load(self, attrs) -> None:
-        import re
-
-        from iree.compiler import ir
-
-        wanted = [a for a in attrs if _resource(a) is not None and _resource_key(a) not in self.blobs]
-        if not wanted:
-            return
-        scratch = ir.Module.create(ir.Location.unknown())
-        with ir.InsertionPoint(scratch.body), ir.Location.unknown():
-            for a in wanted:
-                ir.Operation.create("arith.constant", results=[_resource(a).type], attributes={"value": a})
-        text = scratch.operation.get_asm(assume_verified=True)
-        section = text[text.rindex("dialect_resources") :]
-        for key, hexdata in re.findall(r'("(?:[^"\\]|\\.)*"|[^\s:{}"]+)\s*:\s*"0x([0-9A-Fa-f]*)"', section):
-            self.blobs[key] = bytes.fromhex(hexdata)[4:]  # a blob begins with its alignment, 4 bytes
-
-    def get(self, attr) -> bytes:
-        return self.blobs[_resource_key(attr)]
-
-
-def _resource_key(attr) -> str:
-    text = str(attr)
-    return text[len("dense_resource<") : text.rindex("> : ")]
-
-
-def _tensor_bytes(attr, resources: _Resources) -> bytes:
-    """The bytes IREE's JIT passes for a tensor value (SerializableAttrInterface: splats expanded, i1 a
-    byte each)."""
-    import numpy as np
-    from iree.compiler import ir
-
-    from . import compiler_api
-
-    if _resource(attr) is not None:
-        return resources.get(attr)
-    attr = ir.DenseElementsAttr(attr)
-    t, width = attr.type, WIDTHS[_element_key(attr.type)]
-    numel = math.prod(t.shape)
-    try:
-        array = np.asarray(attr)
-    except (TypeError, ValueError, RuntimeError):
-        array = None
-    if array is not None and array.dtype.itemsize == width and array.size == numel:
-        return array.tobytes()
-    # Element types numpy lacks (bf16 comes back as 4-byte floats, or not at all): the raw storage.
-    data = compiler_api.dense_raw_data(attr, (1 if attr.is_splat else numel) * width)
-    return data * numel if attr.is_splat else data
+    scratch = ir.Module.create()
+    with ir.InsertionPoint(scratch.body):
+        for i, a in enumerate(attrs):
+            t = a.type if isinstance(a, ir.DenseElementsAttr) else _resource(a).type
+            attributes = {
+                "sym_name": ir.StringAttr.get(f"v{i}"),
+                "sym_visibility": ir.StringAttr.get("private"),
+                "type": ir.TypeAttr.get(t),
+                "initial_value": a,
+                "is_mutable": ir.UnitAttr.get(),
+            }
+            ir.Operation.create("util.global", attributes=attributes)
+    with tempfile.TemporaryDirectory(prefix="opt-py-const-eval-") as tmp:
+        path = os.path.join(tmp, "arguments.irpa")
+        passmanager.PassManager.parse(f"builtin.module(iree-io-export-parameters{{path={path}}})").run(
+            scratch.operation
+        )
+        index = rt.ParameterIndex()
+        index.load(path, mmap=False)
+        entries = dict(index.items())
+        return [
+            bytes(memoryview(rt.parameter_index_entry_as_numpy_flat_ndarray(entries[f"v{i}"])))
+            for i in range(len(attrs))
+        ]
 
 
-def _to_runtime(rt, device, attr, resources: _Resources):
-    """``attr`` as IREE's JIT passes it: a buffer view, or an i8..i64/f32/f64 value."""
+def _to_runtime(rt, device, attr, data: bytes | None):
+    """``attr`` as IREE's JIT passes it: a buffer view of its serialized ``data``, or an i8..i64/f32/f64 value."""
     import numpy as np
     from iree.compiler import ir
 
@@ -737,12 +715,11 @@ def _to_runtime(rt, device, attr, resources: _Resources):
         return float(attr.value)
     t = attr.type if isinstance(attr, ir.DenseElementsAttr) else _resource(attr).type
     key = _element_key(t)
-    data = np.frombuffer(_tensor_bytes(attr, resources), dtype=f"u{WIDTHS[key]}").reshape(t.shape)
     return device.allocator.allocate_buffer_copy(
         memory_type=rt.MemoryType.DEVICE_LOCAL,
         allowed_usage=rt.BufferUsage.DEFAULT,
         device=device,
-        buffer=data,  # contiguous as read; np.ascontiguousarray would make a 0-d tensor 1-d
+        buffer=np.frombuffer(data, dtype=f"u{WIDTHS[key]}").reshape(t.shape),
         element_type=getattr(rt.HalElementType, HAL_ELEMENTS[key]),
     )
 
@@ -923,12 +900,12 @@ def _compile_in_child(cfg: ConstEval, path: str, out: str):
 def _run(vmfb: bytes, jits: list[Jit], globals_: dict) -> None:
     """Run each function in order on local-task, as IREE's JIT does, setting the globals it stores."""
     import iree.runtime as rt
+    from iree.compiler import ir
 
     device = rt.get_device("local-task")
     instance = rt.VmInstance()
     main = rt.VmModule.copy_buffer(instance, vmfb)
     context = rt.VmContext(instance, modules=[rt.create_hal_module(instance, device), main])
-    resources = _Resources()
     for jit in jits:
         values = [_attr(globals_[g], "initial_value") for g in jit.loads]
         for g, value in zip(jit.loads, values):
@@ -938,10 +915,14 @@ def _run(vmfb: bytes, jits: list[Jit], globals_: dict) -> None:
                     f"invalid: global @{g} has no value"
                 )
         values += jit.constants
-        resources.load(values)
+        tensors = [v for v in values if not isinstance(v, (ir.IntegerAttr, ir.FloatAttr))]
+        try:
+            serialized = dict(zip(map(id, tensors), _serialized(tensors)))
+        except ir.MLIRError as e:
+            raise _JitFailed(f"const-eval of {jit.label()} failed: serializing its arguments: {e}") from None
         args = rt.VmVariantList(len(values))
         for value in values:
-            arg = _to_runtime(rt, device, value, resources)
+            arg = _to_runtime(rt, device, value, serialized.get(id(value)))
             if isinstance(arg, int):
                 args.push_int(arg)
             elif isinstance(arg, float):
