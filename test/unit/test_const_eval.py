@@ -137,13 +137,25 @@ def test_nothing_injected_gives_irees_module_byte_for_byte(tmp_path):
 
 
 def test_a_failing_nested_compile_names_the_initializer(tmp_path):
-    # Without rotation-map-to-slices inside, the nested compile fails as stock's JIT does.
-    proc = opt_py("compile", ROTATION, "-o", tmp_path / "m.vmfb", "--fixes=sort-slice-to-topk", *CPU)
+    # Without rotation-map-to-slices inside, the JIT module fails as stock's does; of its two functions,
+    # compiled one at a time, the rotation's is named.
+    exp = (
+        "  %q = linalg.generic {indexing_maps = [#id, #id], iterator_types = "
+        '["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x1x1x6xf32>) '
+        "outs(%e : tensor<1x1x1x6xf32>) {\n  ^bb0(%a: f32, %o: f32):\n    %t = math.exp %a : f32\n"
+        "    linalg.yield %t : f32\n  } -> tensor<1x1x1x6xf32>\n"
+    )
+    text = "#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>\n" + ROTATION.read_text().replace(
+        "  %z = arith.addf %r, %y", exp + "  %p = arith.addf %q, %y : tensor<1x1x1x6xf32>\n  %z = arith.addf %r, %p"
+    )
+    program = tmp_path / "two.mlir"
+    program.write_text(text)
+    proc = opt_py("compile", program, "-o", tmp_path / "m.vmfb", "--fixes=sort-slice-to-topk", *CPU)
     assert proc.returncode == 1
     lines = proc.stderr.strip().splitlines()
-    assert f"{ROTATION}:7:8: error: 'linalg.generic' op tiling is not supported" in proc.stderr
+    assert f"{program}:8:8: error: 'linalg.generic' op tiling is not supported" in proc.stderr
     assert lines[-1] == (
-        f"opt-py: error: const-eval of the initializer at {ROTATION}:7:8 (storing @__hoisted_tensor_6xf32) "
+        f"opt-py: error: const-eval of the initializer at {program}:8:8 (storing @__hoisted_tensor_6xf32) "
         "failed: compiling it for the host CPU failed after phase 'global-optimization'"
     )
     assert "before reaching phase" not in proc.stderr
