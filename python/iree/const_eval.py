@@ -678,6 +678,8 @@ def _serialized(attrs: list) -> list[bytes]:
     import iree.runtime as rt
     from iree.compiler import ir, passmanager
 
+    if not attrs:  # the export writes no archive then
+        return []
     scratch = ir.Module.create()
     with ir.InsertionPoint(scratch.body):
         for i, a in enumerate(attrs):

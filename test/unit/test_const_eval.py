@@ -349,11 +349,16 @@ util.func public @jit_eval(%a: i32, %b: f32, %m: tensor<3xi1>, %h: tensor<2xbf16
   %3 = arith.addf %h, %h : tensor<2xbf16>
   util.return %0, %1, %2, %3 : i32, f32, tensor<3xi1>, tensor<2xbf16>
 }
+util.func public @jit_eval_0() -> tensor<2xi32> {
+  %c = arith.constant dense<[3, 4]> : tensor<2xi32>
+  util.return %c : tensor<2xi32>
+}
 """
 
 
 def test_values_cross_to_the_runtime_and_back_as_irees_jit_passes_them(tmp_path):
-    """Scalars as VM values, i1 as a byte each, bf16 (which numpy cannot read) from the raw storage."""
+    """Scalars as VM values, i1 as a byte each, bf16 (which numpy cannot read); a function without
+    arguments (a static cache's index columns) too."""
     from iree.compiler import ir
     from opt_py.iree import const_eval
     from opt_py.iree.phases import compile_with_injections
@@ -370,14 +375,17 @@ def test_values_cross_to_the_runtime_and_back_as_irees_jit_passes_them(tmp_path)
             "util.global private @h = dense<[1.0, 2.0]> : tensor<2xbf16>\n"
             + "".join(f"util.global private @{g} : {t}\n" for g, t in [("x", "i32"), ("y", "f32")])
             + "util.global private @mm : tensor<3xi1>\nutil.global private @hh : tensor<2xbf16>\n"
+            + "util.global private @z : tensor<2xi32>\n"
         )
         globals_ = const_eval.Analysis.globals_of(module.operation)
         jit = const_eval.Jit(None, "here", ["x", "y", "mm", "hh"], loads=["a", "b", "m", "h"], name="jit_eval")
-        const_eval._run(compiled.output, [jit], globals_)
-        values = [str(globals_[g].attributes["initial_value"]) for g in ("x", "y", "mm", "hh")]
+        alone = const_eval.Jit(None, "there", ["z"], name="jit_eval_0")
+        const_eval._run(compiled.output, [jit, alone], globals_)
+        values = [str(globals_[g].attributes["initial_value"]) for g in ("x", "y", "mm", "hh", "z")]
     assert values == [
         "49 : i32",
         "3.000000e+00 : f32",
         "dense<[false, true, false]> : tensor<3xi1>",
         "dense<[2.000000e+00, 4.000000e+00]> : tensor<2xbf16>",
+        "dense<[3, 4]> : tensor<2xi32>",
     ]
