@@ -920,7 +920,7 @@ def _run(vmfb: bytes, jits: list[Jit], globals_: dict) -> None:
         tensors = [v for v in values if not isinstance(v, (ir.IntegerAttr, ir.FloatAttr))]
         try:
             serialized = dict(zip(map(id, tensors), _serialized(tensors)))
-        except ir.MLIRError as e:
+        except (ir.MLIRError, ValueError, RuntimeError) as e:  # IREE's export, the runtime's reading
             raise _JitFailed(f"const-eval of {jit.label()} failed: serializing its arguments: {e}") from None
         args = rt.VmVariantList(len(values))
         for value in values:
