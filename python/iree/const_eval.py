@@ -343,7 +343,7 @@ class Analysis:
         else:
             kind, why = self._parameterized(init)
             lower(RUNTIME if kind == "param" else UNSURE if kind else COMPILER, why)
-        hoisted = len(blocks) == 1 and self._hoisted(init)
+        verdicts = self._const_exprs(init) if len(blocks) == 1 else {}
         stores = []
         for op in _top(init):
             name = _name(op)
@@ -364,9 +364,8 @@ class Analysis:
                 if g is None or _attr(g, "is_mutable") is not None:
                     lower(RUNTIME, "it stores a mutable global")
                 stores.append((_symbol(op), self._next()))
-            elif not hoisted:
-                availability, why = self._const_expr(op, init)
-                lower(availability, why)
+            else:
+                lower(*verdicts.get(op, (RUNTIME, f"'{name}' is not a constant expression")))
         for g, at in stores:
             self.timeline.setdefault(g, []).append((at, state[0]))
         return state[0], state[1]
@@ -409,44 +408,111 @@ class Analysis:
                 return False
         return bool(names)
 
-    def _const_expr(self, op, init) -> tuple[int, str]:
-        """COMPILER when IREE's const-expr analysis surely takes ``op`` (at the top of ``init``) for a
-        constant expression, RUNTIME when it surely does not, else UNSURE; with why not."""
-        from iree.compiler import ir
+    def _const_exprs(self, init) -> dict:
+        """Util/Analysis/Constant/ConstExpr.cpp's analysis over the initializer's top level: each op's
+        (availability, why not). An op is a constant expression when the analysis reaches it (from the
+        roots, constants and loads of immutable globals, to their users, and from there to producers) and
+        it and all its producers are eligible. Eligibility is IREE's HoistableOpInterface and effects,
+        which Python cannot ask: every op of an initializer HoistIntoGlobals made was eligible where it
+        was hoisted from; in any other, ops opt-py cannot vouch for are UNSURE."""
+        top = _top(init)
+        at_top = set(top)
+        hoisted = self._hoisted(init)
+        producers = {op: _producer_ops(op, at_top) for op in top}
+        # The analysis follows a use into a user's region one level deep only (tryExpandToUseOrUseParent).
+        shallow = {op: _producer_ops(op, at_top, one_level=True) for op in top}
+        users = {op: [u for u in top if op in shallow[u]] for op in top}
+        roots = [op for op in top if self._root(op)]
+        eligible = {op: self._eligible(op, hoisted) for op in top}
+        reached: set = set()
 
-        name = _name(op)
+        def reach(op):
+            if op == BLOCK_ARGUMENT or op in reached:
+                return
+            reached.add(op)
+            for p in producers[op]:
+                reach(p)
+
+        verdict = {op: (COMPILER, "") for op in roots}
+        for r in roots:
+            for u in users[r]:
+                reach(u)
+        changed = True
+        while changed:
+            changed = False
+            for op in top:
+                if op not in reached or op in verdict:
+                    continue
+                worst = min([eligible[op]] + [verdict.get(p, (None, "")) for p in producers[op]], key=_rank)
+                if worst[0] is None:  # a producer not resolved yet, or a block argument
+                    if BLOCK_ARGUMENT in producers[op]:
+                        verdict[op] = (RUNTIME, f"'{op.name}' uses a block argument")
+                        changed = True
+                    continue
+                verdict[op] = worst
+                changed = True
+                if worst[0] > RUNTIME:
+                    for u in users[op]:
+                        reach(u)
+        return {op: verdict.get(op, (RUNTIME, f"IREE's const-expr analysis does not reach '{op.name}'")) for op in top}
+
+    def _root(self, op) -> bool:
+        """A constant root of IREE's analysis: a constant, or a load of an immutable global, of a legal type."""
+        if _name(op) in CONSTANT_LIKE:
+            return all(_legal_const_expr_type(r.type) for r in op.results)
+        if _name(op) == "util.global.load":
+            g = self.globals.get(_symbol(op))
+            return g is not None and _attr(g, "is_mutable") is None and _legal_const_expr_type(op.results[0].type)
+        return False
+
+    def _eligible(self, op, hoisted: bool) -> tuple[int, str]:
+        """OpOracle.cpp's isEligibleConstExpr, where opt-py can tell: COMPILER, RUNTIME or UNSURE, and why.
+        In an initializer HoistIntoGlobals made, every op was eligible where it came from."""
+        name = op.name
         dialect = name.split(".", 1)[0]
         structured = dialect == "linalg" and name not in LINALG_UNHOISTABLE and len(op.regions) > 0
-        if name in NOT_CONST_EXPR:
+        if name in NOT_CONST_EXPR or not list(op.results):
             return RUNTIME, f"'{name}' is never a constant expression"
-        if not (dialect in SURE_DIALECTS or name in SURE_OPS or structured):
+        if not all(_legal_const_expr_type(r.type) for r in op.results):
+            return RUNTIME, f"'{name}' has a result of a type IREE's const-expr analysis refuses"
+        if name == "util.global.load":  # not a root: a mutable global's, or of an illegal type
+            return RUNTIME, f"'{name}' reads @{_symbol(op)}, which may change"
+        if not (hoisted or dialect in SURE_DIALECTS or name in SURE_OPS or structured):
             return UNSURE, f"opt-py cannot tell whether IREE takes '{name}' for a constant expression"
-        results = list(op.results)
-        if not results or not all(_legal_const_expr_type(r.type) for r in results):
-            return UNSURE, f"'{name}' has a result IREE's const-expr analysis may refuse"
-        for value in _producers(op):
-            if isinstance(value, ir.BlockArgument):
-                return RUNTIME, f"'{name}' uses a block argument"
-            owner = value.owner
-            if owner.name == "util.global.load":
-                g = self.globals.get(_symbol(owner))
-                if g is None or _attr(g, "is_mutable") is not None or not _legal_const_expr_type(value.type):
-                    return RUNTIME, f"'{name}' uses @{_symbol(owner)}, which is not constant"
-            elif owner.parent is None or owner.parent.operation != init.operation:
-                return UNSURE, f"'{name}' uses a value from elsewhere"
         return COMPILER, ""
 
 
-def _producers(op) -> list:
+BLOCK_ARGUMENT = "a block argument"  # where a producer is no op (the bindings' == refuses None)
+
+
+def _rank(verdict) -> int:
+    """Order for min(): unresolved (None) first, then the least available."""
+    return -1 if verdict[0] is None else verdict[0]
+
+
+def _producer_ops(op, at_top: set, one_level: bool = False) -> list:
+    """The top-level ops defining what ``op`` uses from outside it (BLOCK_ARGUMENT for one); with
+    ``one_level``, only what it and the ops directly in its regions use."""
+    from iree.compiler import ir
+
+    out = []
+    for v in _producers(op, one_level):
+        owner = BLOCK_ARGUMENT if isinstance(v, ir.BlockArgument) else v.owner.operation
+        if owner == BLOCK_ARGUMENT or owner in at_top:
+            out.append(owner)
+    return out
+
+
+def _producers(op, one_level: bool = False) -> list:
     """The values ``op`` uses that are defined outside it: its operands and what its regions capture
-    (OpOracle.cpp's escaping producers)."""
+    (OpOracle.cpp's escaping producers); with ``one_level``, captured by the ops directly in its regions."""
     from iree.compiler import ir
 
     root = op.operation
     out = list(root.operands)
 
     def visit(nested):
-        if nested != root:
+        if nested != root and (not one_level or nested.parent.operation == root):
             for v in nested.operands:
                 owner = v.owner.owner if isinstance(v, ir.BlockArgument) else v.owner
                 if not _inside(owner.operation, root):

@@ -212,12 +212,26 @@ module {
   }
   util.global private @g : tensor<4xf32>
   util.initializer {
+    %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
     %r = tensor.generate {
     ^bb0(%i: index):
-      %f = arith.constant 2.0 : f32
+      %f = tensor.extract %c[%i] : tensor<4xf32>
       tensor.yield %f : f32
     } : tensor<4xf32>
     util.global.store %r, @g : tensor<4xf32>
+    util.return
+  }
+  util.global private @__hoisted_iota : tensor<4xf32>
+  util.initializer {
+    %e = tensor.empty() : tensor<4xf32>
+    %r = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%e : tensor<4xf32>) {
+    ^bb0(%o: f32):
+      %i = linalg.index 0 : index
+      %n = arith.index_cast %i : index to i64
+      %f = arith.sitofp %n : i64 to f32
+      linalg.yield %f : f32
+    } -> tensor<4xf32>
+    util.global.store %r, @__hoisted_iota : tensor<4xf32>
     util.return
   }
   util.global private @__hoisted_d : tensor<4xf32>
@@ -259,8 +273,9 @@ def test_plan_picks_what_iree_picks_and_notes_what_it_leaves():
             "__hoisted_b": ("jit_eval_0", ["__hoisted_a"], 0),  # reads what the one before stores
             "h": ("jit_eval_1", [], 1),  # not hoisted, but made of ops IREE surely takes for constant
         }
-        # The parameter, the mutable global and the barrier IREE leaves too: no note. tensor.generate opt-py
-        # cannot vouch for, and what reads its global with it.
+        # The parameter, the mutable global, the barrier and the iota (no constant in reach of IREE's
+        # const-expr analysis: a hoisted initializer it leaves) IREE leaves too: no note. tensor.generate
+        # opt-py cannot vouch for, and what reads its global with it.
         assert len(chosen.notes) == 2, chosen.notes
         assert "(storing @g) is left to run time" in chosen.notes[0]
         assert "cannot tell whether IREE takes 'tensor.generate'" in chosen.notes[0]
