@@ -96,8 +96,7 @@ def compile(
     with tempfile.TemporaryDirectory(prefix="opt-py-torch-") as tmp:
         path = os.path.join(tmp, "model.mlirbc")
         exported.save_mlir(path)
-        step = ours.step if ours else None
-        result = compile_with_injections(path, flags, phases, codegen_injections=codegen, const_eval=step)
+        result = compile_with_injections(path, flags, phases, codegen_injections=codegen, const_eval=ours)
     if not result.ok:
         raise OptPyError("compiling the exported model failed:\n" + "\n".join(result.messages))
     return Compiled(result.output, target, messages=[*notes, *result.messages])

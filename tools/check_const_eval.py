@@ -63,7 +63,7 @@ def compare(path: Path, flags: list[str]) -> Verdict:
         return Verdict(name, False, False, notes=iree.messages[-1:])
     ours, flags_ours, _ = const_eval.takeover(chosen, flags)
     t = time.perf_counter()
-    result = compile_with_injections(str(path), flags_ours, phase, codegen_injections=codegen, const_eval=ours.step)
+    result = compile_with_injections(str(path), flags_ours, phase, codegen_injections=codegen, const_eval=ours)
     took_ours = time.perf_counter() - t
     inside = sorted({r.pass_name for r in ours.rewrites})
     notes = [m for m in result.messages if "const-eval" in m]
@@ -72,7 +72,7 @@ def compare(path: Path, flags: list[str]) -> Verdict:
     identical = result.output == iree.output
     if inside:  # the fixes changed the constants: the machinery itself must still give IREE's module
         bare = const_eval.ConstEval(ours.flags)
-        plain = compile_with_injections(str(path), flags_ours, phase, codegen_injections=codegen, const_eval=bare.step)
+        plain = compile_with_injections(str(path), flags_ours, phase, codegen_injections=codegen, const_eval=bare)
         identical = plain.ok and plain.output == iree.output
     undefined = []
     if not identical:
@@ -128,7 +128,7 @@ def differing_globals(path: Path, flags: list[str]) -> list[str]:
     ours, flags_ours, _ = const_eval.takeover([], flags)
     texts = [
         compile_with_injections(str(path), f, phase, compile_to=to, const_eval=step).output.decode()
-        for f, step in ((flags, None), (flags_ours, ours.step))
+        for f, step in ((flags, None), (flags_ours, ours))
     ]
     split = [text.splitlines() for text in texts]
     if len(split[0]) != len(split[1]):

@@ -109,8 +109,8 @@ class ConstEval:
     evaluated: list = field(default_factory=list)  # the labels of the initializers evaluated
     seconds: dict = field(default_factory=dict)  # wall time of each part: plan, compile, run, cleanup
 
-    def step(self, c, module):
-        """The step at the global-optimization stop (``compile_with_injections(const_eval=...)``)."""
+    def __call__(self, c, module):
+        """The step at the global-optimization stop (``compile_with_injections(const_eval=self)``)."""
         return evaluate(self, c, module)
 
 

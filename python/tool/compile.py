@@ -164,13 +164,13 @@ def _compile(args, iree_flags):
 
 
 def _const_eval(args, iree_flags):
-    """opt-py's const-eval with the chosen fixes inside (its step, or None), and the flags that turn IREE's off."""
+    """opt-py's const-eval with the chosen fixes inside (a step: ``ConstEval``), or None; and the flags that turn IREE's off."""
     from ..iree import const_eval, fixes
 
     taken, flags, notes = const_eval.takeover(fixes.select(args.fixes), iree_flags, args.compile_to)
     for note in notes:
         print(note, file=sys.stderr)
-    return (taken.step if taken else None), flags
+    return taken, flags
 
 
 def _fix_injections(args, iree_flags):

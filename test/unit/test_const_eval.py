@@ -106,7 +106,7 @@ def compile_both(path, flags, nested_fixes=()):
     iree = compile_with_injections(str(path), flags, [])
     ours, flags_ours, notes = const_eval.takeover(list(nested_fixes), flags)
     assert notes == []
-    result = compile_with_injections(str(path), flags_ours, [], const_eval=ours.step)
+    result = compile_with_injections(str(path), flags_ours, [], const_eval=ours)
     assert iree.ok and result.ok, iree.messages + result.messages
     return iree, result, ours
 
