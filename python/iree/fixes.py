@@ -542,6 +542,7 @@ def compile_with_fixes(
     compiles or no held-back fix answers its error. Named fixes all run in the first compile.
     ``leave_out``: fixes dropped from ``spec``, the others run as ``spec`` runs them (with ``all``, the
     held-back ones still held back): ``--fixes`` minus one, to find what one fix costs (opt-py bundle)."""
+    from .const_eval import takeover as const_eval_takeover
     from .phases import compile_with_injections
 
     dropped = {f.name for f in select(",".join(leave_out))} if leave_out else set()
@@ -556,13 +557,17 @@ def compile_with_fixes(
     while True:
         fixes = [f for f in run.chosen if f not in run.held]
         phase, codegen = injections(fixes, iree_flags, compile_to)
+        # IREE's const-eval JIT is a compile of its own where no fix runs: opt-py's, with the fixes inside
+        const_eval, flags, said = const_eval_takeover(fixes, iree_flags, compile_to)
+        notes += [n for n in said if n not in notes]
         result = compile_with_injections(
             input_path,
-            iree_flags,
+            flags,
             [*phase, *injections_after],
             codegen_injections=[*codegen, *codegen_after],
             compile_to=compile_to,
             data=data,
+            const_eval=const_eval,
             **compile_options,
         )
         if result.ok or not run.held:

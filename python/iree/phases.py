@@ -114,6 +114,7 @@ def compile_with_injections(
     after_phase=None,
     record_rewrites: bool = False,
     data: bytes | None = None,
+    const_eval=None,
 ) -> CompileResult:
     """Compile ``input_path``; returns the .vmfb (or IR text) bytes, or diagnostics.
 
@@ -126,10 +127,14 @@ def compile_with_injections(
     hunter labels IREE's dispatch traces this way). ``record_rewrites``: the
     result lists every rewrite the Python passes made (``--fixes-report``).
     ``data``: the input's bytes, read already (a second compile of a stream).
+    ``const_eval``: a step that does IREE's constant evaluation, run first at the global-optimization
+    stop (iree/const_eval.py; the flags then turn IREE's own off).
     """
     end = compile_to or "end"
     frontend = list(input_injections) or list_input
     stops = _stops(injections, list(codegen_injections), list_codegen, after_phase or {})
+    if const_eval is not None:
+        _add_first(stops, "global-optimization", const_eval)
     if frontend:
         _add_step(stops, "start", Step(partial(_run_frontend, list(input_injections), list_input, iree_flags)))
     _check_request(input_path, end, [phase for phase, _ in stops], dump_dir, data is not None)
@@ -207,6 +212,13 @@ def _add_step(stops: list[tuple[str, list[Step]]], phase: str, step: Step) -> No
             return
     stops.append((phase, [step]))
     stops.sort(key=lambda item: PHASES.index(item[0]))
+
+
+def _add_first(stops: list[tuple[str, list[Step]]], phase: str, const_eval) -> None:
+    """``const_eval`` first among the steps at ``phase`` (a stop of its own if there is none)."""
+    _add_step(stops, phase, Step(const_eval, frozenset(const_eval.OPS), (phase, "const-eval")))
+    steps = next(steps for at, steps in stops if at == phase)
+    steps.insert(0, steps.pop())
 
 
 def _check_request(input_path: str, end: str, stops: list[str], dump_dir: str | None, have_data: bool) -> None:
