@@ -1,0 +1,166 @@
+"""A compiled module loaded on an IREE device and called with PyTorch tensors, without copies where the runtime allows.
+
+Tensors cross by DLPack: a tensor on the module's device is handed to IREE as
+it is (``HalDevice.from_dlpack_capsule``: the CPU's memory for ``cpu``, the
+GPU's for ``cuda``/``rocm``), and each result comes back as a tensor over
+the buffer IREE wrote (``create_dlpack_capsule``), on the device it was
+computed on, unless the caller asks for another. Only a tensor on another
+device than the module's crosses by a copy. On a GPU, PyTorch's pending work
+on the tensors' stream is waited for before IREE reads them; IREE's call
+returns when its results are written. NumPy arrays in give NumPy arrays out
+(copied, no torch needed). IREE may hand back an input's own buffer, or one
+buffer for two results, where PyTorch would give new tensors: such results
+are copied, so no result aliases what PyTorch would not.
+"""
+
+from __future__ import annotations
+
+from ..errors import OptPyError
+
+DLPACK_DEVICE = {"cpu": 1, "cuda": 2, "rocm": 10}  # DLPack's device type codes (kDLCPU, kDLCUDA, kDLROCM)
+
+
+class Loaded:
+    """``function`` of a module, loaded on ``target``'s device (or ``device``, an IREE device URI)."""
+
+    def __init__(self, vmfb: bytes, target: str, device: str | None = None, function: str = "main"):
+        import iree.runtime as rt
+
+        from ..iree.e2e import TARGETS
+
+        self.target = target
+        self.uri = device or TARGETS[target].device
+        try:
+            self.device = rt.get_device(self.uri)
+        except Exception as e:
+            raise OptPyError(f"the IREE runtime cannot open device '{self.uri}' for target '{target}': {e}") from e
+        self.config = rt.Config(device=self.device)
+        self.context = rt.SystemContext(config=self.config)
+        module = rt.VmModule.copy_buffer(self.config.vm_instance, vmfb)
+        self.context.add_vm_module(module)
+        self.function = module.lookup_function(function)
+        if self.function is None:
+            raise OptPyError(f"the compiled module has no function '{function}' (it has {module.function_names})")
+        self.device_id = _device_ordinal(self.uri)
+
+    def __call__(self, args, to=None, torch_out: bool | None = None) -> list:
+        """``args`` (tensors, arrays, Python numbers) in, the results out: tensors where any argument is one
+        or ``torch_out`` says so (on ``to``, a torch device, when given; else where IREE computed them),
+        NumPy arrays otherwise."""
+        import iree.runtime as rt
+
+        torch_in = any(_is_torch(a) for a in args) if torch_out is None else torch_out
+        if torch_in:
+            _wait_for_torch(args)
+        arg_list = rt.VmVariantList(len(args))
+        keep = []  # what the buffers handed to IREE live in, until the call returns
+        for a in args:
+            self._push(arg_list, a, keep)
+        results = rt.VmVariantList(8)
+        self.context.vm_context.invoke(self.function, arg_list, results)
+        outs = [self._result(results, i, torch_in) for i in range(results.size)]
+        if torch_in:
+            outs = _unaliased(outs, [a for a in args if _is_torch(a)])
+            if to is not None:
+                outs = [o.to(to) if _is_torch(o) and o.device != to else o for o in outs]
+        return outs
+
+    def _push(self, arg_list, a, keep) -> None:
+        import numpy as np
+
+        if isinstance(a, (bool, int)) or type(a).__name__ in ("SymInt", "SymBool"):
+            arg_list.push_int(int(a))
+        elif isinstance(a, float):
+            arg_list.push_float(a)
+        elif _is_torch(a):
+            arg_list.push_ref(self._import_tensor(a, keep))
+        elif isinstance(a, (np.ndarray, np.generic)):
+            arg_list.push_ref(self._import_array(np.ascontiguousarray(a)))
+        else:
+            raise OptPyError(f"cannot pass a {type(a).__name__} to a compiled module (tensors, arrays and numbers)")
+
+    def _import_tensor(self, t, keep):
+        """``t`` as a buffer view on the module's device: its own memory when it is there, else a copy."""
+        t = t.detach()
+        if t.device.type == ("cpu" if self.target == "cpu" else "cuda"):
+            t = t.contiguous()
+            keep.append(t)
+            return self.device.from_dlpack_capsule(t.__dlpack__())
+        if t.device.type != "cpu":
+            raise OptPyError(f"a tensor on {t.device} cannot reach a module compiled for '{self.target}'")
+        return self._import_array(t.contiguous().numpy())
+
+    def _import_array(self, a):
+        import iree.runtime as rt
+        from iree.runtime.array_interop import map_dtype_to_element_type
+
+        if a.dtype == bool:
+            a = a.view("uint8")
+            element = rt.HalElementType.BOOL_8
+        else:
+            element = map_dtype_to_element_type(a.dtype)
+        return self.device.allocator.allocate_buffer_copy(
+            memory_type=rt.MemoryType.DEVICE_LOCAL,
+            allowed_usage=rt.BufferUsage.DEFAULT,
+            device=self.device,
+            buffer=a,
+            element_type=element,
+        )
+
+    def _result(self, results, i: int, torch_out: bool):
+        import iree.runtime as rt
+
+        value = results.get_variant(i)
+        if not isinstance(value, rt.VmRef):
+            return value  # an i64 or f64 result: a Python number
+        view = results.get_as_object(i, rt.HalBufferView)
+        if not torch_out:
+            import numpy as np
+
+            return np.array(rt.DeviceArray(self.device, view, implicit_host_transfer=True).to_host())
+        import torch
+
+        return torch.from_dlpack(self.device.create_dlpack_capsule(view, DLPACK_DEVICE[self.target], self.device_id))
+
+    def __repr__(self) -> str:
+        return f"Loaded(target={self.target!r}, device={self.uri!r})"
+
+
+def _is_torch(a) -> bool:
+    return type(a).__module__.startswith("torch") and hasattr(a, "detach")
+
+
+def _device_ordinal(uri: str) -> int:
+    """The device index in an IREE device URI such as ``cuda://1`` (0 when it names none)."""
+    tail = uri.partition("://")[2]
+    return int(tail) if tail.isdigit() else 0
+
+
+def _wait_for_torch(args) -> None:
+    """Wait for PyTorch's queued work on the GPU tensors among ``args``: IREE reads them on its own stream."""
+    devices = {a.device for a in args if _is_torch(a) and a.device.type == "cuda"}
+    if devices:
+        import torch
+
+        for d in devices:
+            torch.cuda.current_stream(d).synchronize()
+
+
+def _unaliased(outs: list, inputs: list) -> list:
+    """``outs`` with a copy of each tensor whose memory an input or an earlier result also holds."""
+    seen = [_span(t) for t in inputs]
+    fixed = []
+    for o in outs:
+        if _is_torch(o) and o.numel():
+            span = _span(o)
+            if any(span[0] < end and start < span[1] and dev == span[2] for start, end, dev in seen):
+                o = o.clone()
+                span = _span(o)
+            seen.append(span)
+        fixed.append(o)
+    return fixed
+
+
+def _span(t) -> tuple[int, int, object]:
+    start = t.data_ptr()
+    return start, start + max(t.numel(), 1) * t.element_size(), t.device
