@@ -69,7 +69,7 @@ def backend(gm, example_inputs, *, options=None, mode=None):
     from iree.turbine.aot.decompositions import current_aot_decompositions
     from torch._dynamo.backends.common import aot_autograd
 
-    compile_graph = _GraphCompiler(opts, _compile_id(), _source(gm))
+    compile_graph = _GraphCompiler(opts, _compile_id(gm), _source(gm))
     return aot_autograd(
         fw_compiler=compile_graph,
         bw_compiler=_eager,
@@ -89,11 +89,10 @@ class _GraphCompiler:
 
         start = time.perf_counter()
         what = f"graph {self.compile_id} (from {self.source})"
-        program, text = _import(gm)
         ops = sum(1 for n in gm.graph.nodes if n.op == "call_function")
         record = Graph(self.compile_id, self.source, len(example_inputs), ops, self.options.target, False, 0.0)
         try:
-            built = build(program, ".mlir", text, self.options, what)
+            built = build(_program(gm), self.options, what)
         except TorchCompileError as e:
             if not self.options.fallback:
                 raise
@@ -123,16 +122,50 @@ def _eager(gm, example_inputs):
     return make_boxed_func(gm.forward)
 
 
-def _import(gm) -> tuple[bytes, str]:
-    """(``gm`` as torch-dialect MLIR text with the user's source lines as locations, the same text without
-    locations or large constants)."""
+def _program(gm):
+    """``gm`` as ``build`` takes it: identified by its code and the type of every value (what the importer
+    reads), so a cached module is found without importing; imported to MLIR only to be compiled."""
+    import hashlib
+
+    import torch
+
+    from .build import Program
+
+    h = hashlib.sha256(f"aten graph, torch {torch.__version__}\n".encode())
+    f64 = False
+    for name, module in gm.named_modules():  # the graph and those of its higher-order ops
+        if isinstance(module, torch.fx.GraphModule):
+            h.update(f"{name}:\n{module.code}\n".encode())
+            for n in module.graph.nodes:
+                h.update(f"{n.name}: {_typed(n.meta.get('val'))}\n".encode())
+                f64 = f64 or "torch.float64" in _typed(n.meta.get("val"))
+                if n.op == "get_attr":
+                    value = getattr(module, n.target, None)
+                    if isinstance(value, torch.Tensor):
+                        f64 = f64 or value.dtype == torch.float64
+                        h.update(value.detach().cpu().contiguous().view(-1).view(torch.uint8).numpy().tobytes())
+    return Program(h.digest(), f64, lambda: (_import(gm), ".mlir"))
+
+
+def _typed(val) -> str:
+    """A value's type as the importer reads it: a tensor's dtype, sizes (symbolic ones by name), strides and
+    device; a symbolic number's expression; lists of them."""
+    import torch
+
+    if isinstance(val, torch.Tensor):
+        return f"{val.dtype}{list(val.shape)}{list(val.stride())}@{val.device}"
+    if isinstance(val, (list, tuple)):
+        return "(" + ", ".join(_typed(v) for v in val) + ")"
+    return f"{type(val).__name__}:{val}" if val is not None else "-"
+
+
+def _import(gm) -> bytes:
+    """``gm`` as torch-dialect MLIR text, the user's source lines as locations (IREE's errors name them)."""
     from iree.compiler.extras.fx_importer import FxImporter
 
     importer = FxImporter()
     importer.import_graph_module(gm)
-    op = importer.module.operation
-    program = op.get_asm(binary=True, enable_debug_info=True)
-    return program, op.get_asm(large_elements_limit=16, large_resource_limit=16)
+    return importer.module.operation.get_asm(binary=True, enable_debug_info=True)
 
 
 def _output_device(gm):
@@ -145,14 +178,16 @@ def _output_device(gm):
     return devices.pop() if len(devices) == 1 else None
 
 
-def _compile_id() -> str:
-    """Dynamo's id of the compile in progress: frame and recompile ("0/1"), or "?" outside one."""
-    try:
-        from torch._guards import CompileContext
+def _compile_id(gm) -> str:
+    """Dynamo's id of the graph's compile: frame and recompile ("0/1"), or "?" outside dynamo."""
+    cid = getattr(gm, "meta", {}).get("dynamo_compile_id")
+    if cid is None:
+        try:
+            from torch._guards import CompileContext
 
-        cid = CompileContext.current_compile_id()
-    except (ImportError, AttributeError):
-        return "?"
+            cid = CompileContext.current_compile_id()
+        except (ImportError, AttributeError):
+            return "?"
     if cid is None:
         return "?"
     return f"{cid.frame_id}/{cid.frame_compile_id}" if hasattr(cid, "frame_id") else str(cid)
@@ -164,7 +199,7 @@ def _source(gm) -> str:
     import re
 
     for n in gm.graph.nodes:
-        trace = n.meta.get("stack_trace") if n.op == "call_function" else None
+        trace = n.meta.get("stack_trace") if n.op.startswith("call_") else None
         frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', trace or "")
         if frames:
             own = [f for f in frames if "site-packages" not in f[0] and "/torch/" not in f[0]]

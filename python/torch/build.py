@@ -17,6 +17,7 @@ import re
 import shlex
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import OptPyError
@@ -27,7 +28,7 @@ from .options import Options
 class Built:
     """A compiled module's bytes and how it was had."""
 
-    vmfb: bytes
+    vmfb: bytes = field(repr=False)
     target: str
     key: str
     cached: bool  # loaded from the cache, not compiled
@@ -43,35 +44,51 @@ class TorchCompileError(OptPyError):
         self.what, self.op, self.location, self.program = what, op, location, program
 
 
-def build(program: bytes, suffix: str, text: str, options: Options, what: str) -> Built:
-    """The module of ``program`` (torch-dialect MLIR, ``suffix`` .mlir or .mlirbc; ``text``: its text with
-    large constants elided, which says whether it has f64) for ``options``' target and fixes."""
+@dataclass
+class Program:
+    """A traced program as ``build`` takes it. ``identity``: bytes that determine the MLIR program (the
+    program itself, or what it is imported from); ``f64``: whether it has float64; ``mlir()``: the
+    torch-dialect program and its suffix (.mlir or .mlirbc), asked for only when it must be compiled."""
+
+    identity: bytes
+    f64: bool
+    mlir: Callable[[], tuple[bytes, str]]
+
+
+def build(program: Program, options: Options, what: str) -> Built:
+    """The module of ``program`` for ``options``' target and fixes: from the cache, or compiled."""
     from ..iree import cache as module_cache
     from ..iree import fixes as fix_table
     from ..iree.phases import compile_with_injections
 
     start = time.perf_counter()
-    flags = options.flags(f64="f64" in text)
+    flags = options.flags(f64=program.f64)
     spec = options.fix_spec()
     chosen = fix_table.select(spec) if spec else []
     phases, codegen = fix_table.injections(chosen, flags) if chosen else ([], [])
     injected = sum(fix_table.specs(spec, flags), ()) if chosen else ()
-    key = module_cache.key(program, flags, injected)
+    key = module_cache.key(program.identity, flags, injected)
     store = module_cache.ModuleCache(options.cache_dir) if options.cache else None
     if store is not None:
         vmfb = store.get(key)
         if vmfb is not None:
             return Built(vmfb, options.target, key, True, time.perf_counter() - start)
+    data, suffix = program.mlir()
     with tempfile.TemporaryDirectory(prefix="opt-py-torch-") as tmp:
         path = os.path.join(tmp, "program" + suffix)
         with open(path, "wb") as f:
-            f.write(program)
+            f.write(data)
         result = compile_with_injections(path, flags, phases, codegen_injections=codegen, record_rewrites=True)
     if not result.ok:
-        raise failure(program, suffix, flags, spec, chosen, result, what, options)
+        raise failure(data, suffix, flags, spec, chosen, result, what, options)
     if store is not None:
         store.put(key, result.output, {"what": what, "target": options.target, "fixes": spec or "none"})
     return Built(result.output, options.target, key, False, time.perf_counter() - start, list(result.messages))
+
+
+def mlir_program(data: bytes, suffix: str, text: str) -> Program:
+    """A program given as MLIR (``text``: its text, large constants elided, which says whether it has f64)."""
+    return Program(data, "f64" in text, lambda: (data, suffix))
 
 
 # MLIR's diagnostics: `LOC: error: MESSAGE`, LOC a file:line:col, a callsite(...) or a quoted name

@@ -39,7 +39,8 @@ class Compiled:
 
     def __call__(self, *args, **kwargs):
         """The model's outputs for ``args``: in the model's structure, or (without one) one result alone
-        and several as a tuple. Keyword arguments are passed after the positional ones, in their order."""
+        and several as a tuple. Tensors among ``kwargs`` follow the positional ones, in the order of the
+        forward's parameters; other arguments were fixed at export time."""
         from . import structure as st
         from .runtime import Loaded
 
@@ -83,7 +84,7 @@ def compile(
     """
     from iree.turbine import aot
 
-    from .build import build
+    from .build import build, mlir_program
 
     options = Options(
         target=target, fixes=fixes, iree_flags=iree_flags, cache=cache, cache_dir=cache_dir, device=device
@@ -101,7 +102,7 @@ def compile(
             data = f.read()
     text = _elided_text(exported)
     name = type(model).__name__ if not isinstance(model, str) else model
-    built = build(data, ".mlirbc", text, options, f"{name} (exported with iree-turbine)")
+    built = build(mlir_program(data, ".mlirbc", text), options, f"{name} (exported with iree-turbine)")
     return Compiled(
         built.vmfb,
         target,

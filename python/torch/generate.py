@@ -20,11 +20,13 @@ import dataclasses
 from .options import Options
 
 
-def compile_generate(model, *, dynamic: bool | None = None, **options):
+def compile_generate(model, *, dynamic: bool | None = None, max_cache_len: int | None = None, **options):
     """Make ``model.generate(...)`` run every forward through the ``opt_py`` backend; returns ``model``.
 
     ``options`` are the backend's (target, fixes, iree_flags, ...), checked here; ``dynamic`` is
-    ``torch.compile``'s (None: static shapes first, symbolic after a size changes)."""
+    ``torch.compile``'s (None: static shapes first, symbolic after a size changes). ``max_cache_len``
+    sizes the static cache for every call (prompt + new tokens at most), so that no call recompiles for
+    a longer cache; without it transformers sizes it by the longest call so far."""
     import torch
 
     opts = Options.from_mapping(options, "opt_py.torch.compile_generate")
@@ -34,4 +36,6 @@ def compile_generate(model, *, dynamic: bool | None = None, **options):
     config = model.generation_config
     config.cache_implementation = "static"
     config.disable_compile = True
+    if max_cache_len is not None:
+        config.max_cache_len = max_cache_len
     return model

@@ -80,15 +80,22 @@ class Loaded:
             raise OptPyError(f"cannot pass a {type(a).__name__} to a compiled module (tensors, arrays and numbers)")
 
     def _import_tensor(self, t, keep):
-        """``t`` as a buffer view on the module's device: its own memory when it is there, else a copy."""
+        """``t`` as a buffer view on the module's device: its own memory when it is there, else a copy
+        (a CPU tensor for a GPU module is moved to the GPU by PyTorch first)."""
         t = t.detach()
-        if t.device.type == ("cpu" if self.target == "cpu" else "cuda"):
-            t = t.contiguous()
-            keep.append(t)
-            return self.device.from_dlpack_capsule(t.__dlpack__())
-        if t.device.type != "cpu":
+        if self.target != "cpu" and t.device.type == "cpu":
+            t = t.to(f"cuda:{self.device_id}")
+        wanted = "cpu" if self.target == "cpu" else "cuda"
+        if t.device.type != wanted:
             raise OptPyError(f"a tensor on {t.device} cannot reach a module compiled for '{self.target}'")
-        return self._import_array(t.contiguous().numpy())
+        if wanted == "cuda" and (t.device.index or 0) != self.device_id:
+            raise OptPyError(
+                f"a tensor on {t.device} reached the module on IREE device '{self.uri}' (GPU {self.device_id}):"
+                f" pass options device='{self.uri.split(':')[0]}://{t.device.index}'"
+            )
+        t = t.contiguous()
+        keep.append(t)
+        return self.device.from_dlpack_capsule(t.__dlpack__())
 
     def _import_array(self, a):
         import iree.runtime as rt

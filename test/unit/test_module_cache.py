@@ -177,10 +177,9 @@ def test_concurrent_writers_and_a_reader_never_see_a_torn_module(tmp_path):
 SECOND_PROCESS = """
 import sys, time
 start = time.perf_counter()
-from opt_py.torch.build import build
+from opt_py.torch.build import build, mlir_program
 from opt_py.torch.options import Options
-data = sys.argv[1].encode()
-built = build(data, ".mlir", sys.argv[1], Options(cache_dir=sys.argv[2]), "a program")
+built = build(mlir_program(sys.argv[1].encode(), ".mlir", sys.argv[1]), Options(cache_dir=sys.argv[2]), "a program")
 print(built.cached, built.seconds, time.perf_counter() - start)
 """
 
@@ -188,15 +187,15 @@ print(built.cached, built.seconds, time.perf_counter() - start)
 def test_a_second_process_loads_the_module_from_the_cache(tmp_path):
     """The first build compiles (seconds); a second process gets the same module from the cache, the
     build itself well under a second (imports included: under two)."""
-    from opt_py.torch.build import build
+    from opt_py.torch.build import build, mlir_program
     from opt_py.torch.options import Options
 
-    data = PROGRAM.encode()
-    uncached = build(data, ".mlir", PROGRAM, Options(cache_dir=str(tmp_path), cache=False), "a program")
+    program = mlir_program(PROGRAM.encode(), ".mlir", PROGRAM)
+    uncached = build(program, Options(cache_dir=str(tmp_path), cache=False), "a program")
     assert not uncached.cached and mc.ModuleCache(str(tmp_path)).entries() == []  # cache=False stores nothing
-    first = build(data, ".mlir", PROGRAM, Options(cache_dir=str(tmp_path)), "a program")
+    first = build(program, Options(cache_dir=str(tmp_path)), "a program")
     assert not first.cached
-    again = build(data, ".mlir", PROGRAM, Options(cache_dir=str(tmp_path)), "a program")
+    again = build(program, Options(cache_dir=str(tmp_path)), "a program")
     assert again.cached and again.vmfb == first.vmfb
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     out = subprocess.run(
@@ -208,6 +207,6 @@ def test_a_second_process_loads_the_module_from_the_cache(tmp_path):
     ).stdout.split()
     cached, seconds, total = out[0] == "True", float(out[1]), float(out[2])
     assert cached and seconds < 0.5 and total < 2.0, out
-    stock = build(data, ".mlir", PROGRAM, Options(cache_dir=str(tmp_path), fixes=False), "a program")
+    stock = build(program, Options(cache_dir=str(tmp_path), fixes=False), "a program")
     assert not stock.cached and stock.key != first.key  # another fix set, another entry
     assert len(mc.ModuleCache(str(tmp_path)).entries()) == 2

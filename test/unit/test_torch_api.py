@@ -4,7 +4,10 @@ Everywhere, iree-turbine's export is stood in for by a committed export (the
 corpus's MoE router, whose numbers stock IREE gets wrong and ``--fixes``
 right), so compiling with or without the fixes, loading and calling are
 checked without torch. Where torch and iree-turbine are installed (the
-``models`` extra), a real module is exported and compared with PyTorch.
+``models`` extra), real modules are exported and compared with PyTorch: a
+decoder's masks, outputs nested as users nest them (dicts, dataclasses,
+``ModelOutput``) with Python numbers among them, f64 computed in f64, and a
+second compile served by the module cache.
 """
 
 import shutil
