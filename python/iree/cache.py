@@ -117,6 +117,11 @@ class ModuleCache:
 
     def get(self, key: str) -> bytes | None:
         """The module stored under ``key``, or None; a damaged entry is removed and is a miss."""
+        found = self.lookup(key)
+        return found[0] if found else None
+
+    def lookup(self, key: str) -> tuple[bytes, dict] | None:
+        """(the module stored under ``key``, what was stored about it), or None, as ``get``."""
         path = self.path(key)
         try:
             with open(path, "rb") as f:
@@ -131,7 +136,7 @@ class ModuleCache:
             os.utime(path)  # recently used: the last to be evicted
         except OSError:
             pass  # evicted meanwhile: the bytes read are still whole
-        return payload
+        return payload, _about(data[: data.find(b"\n", len(MAGIC)) + 1])
 
     def put(self, key: str, module: bytes, about: dict | None = None) -> None:
         """Store ``module`` under ``key`` (atomically), then evict down to the bound. A cache that cannot be

@@ -100,7 +100,15 @@ class _GraphCompiler:
             record.fallback, record.seconds = True, time.perf_counter() - start
             _GRAPHS.append(record)
             return _eager(gm, example_inputs)
-        loaded = Loaded(built.vmfb, self.options.target, self.options.device)
+        overwritten = _overwritten_inputs()
+        loaded = Loaded(
+            built.vmfb,
+            self.options.target,
+            self.options.device,
+            written=built.written.get("main") if built.written is not None else None,
+            may_clobber={i for _, i in overwritten},
+            keep_outputs=dict(overwritten),
+        )
         record.cached, record.seconds = built.cached, time.perf_counter() - start
         _GRAPHS.append(record)
         to = _output_device(gm)
@@ -113,6 +121,20 @@ class _GraphCompiler:
         run._boxed_call = True
         run.__qualname__ = run.__name__ = f"opt_py_graph_{self.compile_id.replace('/', '_')}"
         return run
+
+
+def _overwritten_inputs() -> list[tuple[int, int]]:
+    """(graph output, graph input) for each input whose data the graph mutates: AOTAutograd returns its new
+    value first among the outputs and copies it into the input after the call, so the module may write
+    that input in place, and that output may be the input's own buffer."""
+    from torch._guards import TracingContext
+
+    context = TracingContext.try_get()
+    meta = getattr(context, "fw_metadata", None)
+    if meta is None:
+        return []
+    mutated = list(meta.mutated_inp_runtime_indices)
+    return [(j, i) for j, i in enumerate(mutated) if meta.input_info[i].mutates_data]
 
 
 def _eager(gm, example_inputs):

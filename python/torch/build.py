@@ -34,6 +34,7 @@ class Built:
     cached: bool  # loaded from the cache, not compiled
     seconds: float  # what getting it took (compiling, or reading the cache)
     messages: list[str] = field(default_factory=list)  # what the compiler said (warnings)
+    written: dict | None = None  # function -> the arguments it may write in place (None: not known)
 
 
 class TorchCompileError(OptPyError):
@@ -59,6 +60,7 @@ def build(program: Program, options: Options, what: str) -> Built:
     """The module of ``program`` for ``options``' target and fixes: from the cache, or compiled."""
     from ..iree import cache as module_cache
     from ..iree import fixes as fix_table
+    from ..iree import written_arguments as arguments
     from ..iree.phases import compile_with_injections
 
     start = time.perf_counter()
@@ -70,20 +72,35 @@ def build(program: Program, options: Options, what: str) -> Built:
     key = module_cache.key(program.identity, flags, injected)
     store = module_cache.ModuleCache(options.cache_dir) if options.cache else None
     if store is not None:
-        vmfb = store.get(key)
-        if vmfb is not None:
-            return Built(vmfb, options.target, key, True, time.perf_counter() - start)
+        found = store.lookup(key)
+        if found is not None:
+            vmfb, about = found
+            return Built(vmfb, options.target, key, True, time.perf_counter() - start, written=about.get("written"))
     data, suffix = program.mlir()
+    written: list[dict | None] = []
+
+    def note_written(module):
+        try:
+            written.append(arguments.written_arguments(module))
+        except Exception:  # noqa: BLE001 - not knowing which inputs are written means copying them all
+            written.append(None)
+
+    hook = {arguments.PHASE: [note_written]}
     with tempfile.TemporaryDirectory(prefix="opt-py-torch-") as tmp:
         path = os.path.join(tmp, "program" + suffix)
         with open(path, "wb") as f:
             f.write(data)
-        result = compile_with_injections(path, flags, phases, codegen_injections=codegen, record_rewrites=True)
+        result = compile_with_injections(
+            path, flags, phases, codegen_injections=codegen, record_rewrites=True, after_phase=hook
+        )
     if not result.ok:
         raise failure(data, suffix, flags, spec, chosen, result, what, options)
+    found = written[0] if written else None
     if store is not None:
-        store.put(key, result.output, {"what": what, "target": options.target, "fixes": spec or "none"})
-    return Built(result.output, options.target, key, False, time.perf_counter() - start, list(result.messages))
+        about = {"what": what, "target": options.target, "fixes": spec or "none", "written": found}
+        store.put(key, result.output, about)
+    seconds = time.perf_counter() - start
+    return Built(result.output, options.target, key, False, seconds, list(result.messages), found)
 
 
 def mlir_program(data: bytes, suffix: str, text: str) -> Program:

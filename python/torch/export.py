@@ -35,6 +35,7 @@ class Compiled:
     seconds: float = 0.0  # compiling (or reading the cache) took this long; the export is not counted
     device: str | None = None  # the IREE device URI (default: the target's)
     parameters: tuple[str, ...] = ()  # the model's forward's parameter names: keyword arguments go in this order
+    written: list[int] | None = None  # the inputs the module writes in place (copied before); None: not known
     _loaded: object = None
 
     def __call__(self, *args, **kwargs):
@@ -45,7 +46,7 @@ class Compiled:
         from .runtime import Loaded
 
         if self._loaded is None:
-            self._loaded = Loaded(self.vmfb, self.target, self.device, self.function)
+            self._loaded = Loaded(self.vmfb, self.target, self.device, self.function, written=self.written)
         flat = _inputs(args, kwargs, self.parameters)
         to = next((a.device for a in flat if type(a).__module__.startswith("torch")), None)
         outs = self._loaded(flat, to=to)
@@ -112,6 +113,7 @@ def compile(
         seconds=built.seconds,
         device=device,
         parameters=_parameters(model),
+        written=(built.written or {}).get("main") if built.written is not None else None,
     )
 
 

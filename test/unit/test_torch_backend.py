@@ -77,6 +77,19 @@ def test_graph_breaks_and_symbolic_sizes(capsys):
     assert graphs[0].source.endswith("(forward)") and "test_torch_backend.py" in graphs[0].source
 
 
+def test_gradients_flow_through_a_compiled_forward():
+    """Training: IREE computes the forward (and what the backward keeps), eager PyTorch the backward."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 2))
+    x = torch.randn(5, 4)
+    model(x).pow(2).sum().backward()
+    want = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    torch.compile(model, backend="opt_py")(x).pow(2).sum().backward()
+    for w, p in zip(want, model.parameters()):
+        torch.testing.assert_close(p.grad, w)
+
+
 def test_a_new_size_recompiles_once_then_is_symbolic():
     """dynamo's automatic dynamic shapes: static first, one recompile with the size symbolic, then none."""
 
@@ -186,18 +199,60 @@ def test_tensors_cross_without_copies_and_results_never_alias_inputs():
       return %x, %0 : !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>
     }"""
     built = build(mlir_program(program.encode(), ".mlir", program), Options(), "a pass-through")
-    loaded = runtime.Loaded(built.vmfb, "cpu")
+    assert built.written == {"main": []}  # the module only reads x: it is lent, not copied
+    loaded = runtime.Loaded(built.vmfb, "cpu", written=built.written["main"])
     x = torch.arange(4.0)
     same, neg = loaded([x])
     assert same.data_ptr() != x.data_ptr() and torch.equal(same, x)  # copied: it was x's own buffer
     raw = runtime._unaliased
     try:
-        runtime._unaliased = lambda outs, inputs: outs
+        runtime._unaliased = lambda outs, args, keep=None: outs
         same, neg = loaded([x])
     finally:
         runtime._unaliased = raw
     assert same.data_ptr() == x.data_ptr()  # IREE read x where it lies, and returned that buffer
     torch.testing.assert_close(neg, -x)
+
+
+def test_an_input_the_module_writes_in_place_is_lent_as_a_copy():
+    """Stock IREE scatters into an argument's own buffer at its last use (IREE #16168): lent by DLPack,
+    the caller's tensor would change. The compiled module says which arguments it writes; those are
+    copied first, and the caller's tensors stay as they were."""
+
+    def scatter(x, pos, v):
+        return x.index_copy(0, pos, v) * 2
+
+    x, pos, v = torch.zeros(4, 3), torch.tensor([1]), torch.ones(1, 3)
+    got = torch.compile(scatter, backend="opt_py")(x, pos, v)
+    torch.testing.assert_close(got, scatter(x, pos, v))
+    assert torch.equal(x, torch.zeros(4, 3))
+    [graph] = opt_backend.graphs()
+    from opt_py.iree.cache import ModuleCache
+    from opt_py.torch import runtime
+
+    [entry] = ModuleCache().entries()
+    assert entry.about["written"] == {"main": [0]}
+    lent = runtime.Loaded(ModuleCache().get(entry.key), "cpu", written=[])  # as if nothing were written
+    lent([x, pos, v], torch_out=True)
+    assert not torch.equal(x, torch.zeros(4, 3))  # the module wrote into x where it lies
+
+
+def test_a_buffer_pytorch_mutates_is_written_in_place_without_copies():
+    """A tensor the program mutates (a static KV cache's index_copy_): AOTAutograd copies its new value
+    back after the call, so the module may write it where it lies, and does."""
+    cache = torch.zeros(6, 3)
+
+    def update(x, pos):
+        cache.index_copy_(0, pos, x)
+        return cache.sum(0)
+
+    compiled = torch.compile(update, backend="opt_py")
+    want = torch.zeros(6, 3)
+    for step in range(3):
+        x, pos = torch.full((1, 3), float(step + 1)), torch.tensor([step])
+        want.index_copy_(0, pos, x)
+        torch.testing.assert_close(compiled(x, pos), want.sum(0))
+        torch.testing.assert_close(cache, want)
 
 
 def cuda_ready() -> tuple[bool, str]:
