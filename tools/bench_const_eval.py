@@ -36,15 +36,15 @@ FLAGS = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backe
 CHILD = """
 import json, sys
 mode, report = sys.argv[1], sys.argv[2]
-from opt_py.iree import const_eval
-shipped, seen = const_eval.takeover, []
+from opt_py.iree import fixes
+shipped, seen = fixes.const_eval_takeover, []
 def takeover(fixes, flags, compile_to=None):
     if mode == "iree":
         return None, list(flags), []
     ours = shipped(fixes, flags, compile_to)
     seen.append(ours[0])
     return ours
-const_eval.takeover = takeover
+fixes.const_eval_takeover = takeover
 from opt_py.tool.cli import main
 rc = main(sys.argv[3:])
 if seen and seen[0] is not None:

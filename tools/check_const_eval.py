@@ -61,7 +61,7 @@ def compare(path: Path, flags: list[str]) -> Verdict:
     name = path.parent.name
     if not iree.ok:
         return Verdict(name, False, False, notes=iree.messages[-1:])
-    ours, flags_ours, _ = const_eval.takeover(chosen, flags)
+    ours, flags_ours, _ = fixes.const_eval_takeover(chosen, flags)
     t = time.perf_counter()
     result = compile_with_injections(str(path), flags_ours, phase, codegen_injections=codegen, const_eval=ours)
     took_ours = time.perf_counter() - t
@@ -120,12 +120,12 @@ def partly_written(path: Path, flags: list[str], name: str) -> bool:
 def differing_globals(path: Path, flags: list[str]) -> list[str]:
     """The globals whose initial values differ after global-optimization (IREE's const-eval against opt-py's,
     with nothing injected inside); none when anything else differs too."""
-    from opt_py.iree import const_eval, fixes
+    from opt_py.iree import fixes
     from opt_py.iree.phases import compile_with_injections
 
     to = "dispatch-creation"
     phase, _ = fixes.injections(fixes.select("all"), flags, to)
-    ours, flags_ours, _ = const_eval.takeover([], flags)
+    ours, flags_ours, _ = fixes.const_eval_takeover([], flags)
     texts = [
         compile_with_injections(str(path), f, phase, compile_to=to, const_eval=step).output.decode()
         for f, step in ((flags, None), (flags_ours, ours))

@@ -124,14 +124,14 @@ def _value(flags, name: str) -> str | None:
     return found
 
 
-def takeover(fixes, iree_flags, compile_to: str | None = None) -> tuple[ConstEval | None, list[str], list[str]]:
-    """With ``fixes`` (``fixes.Fix`` rows) chosen: (the const-eval opt-py runs, the outer flags, notes).
+def takeover(fixes_for, iree_flags, compile_to: str | None = None) -> tuple[ConstEval | None, list[str], list[str]]:
+    """(the const-eval opt-py runs, the outer flags, notes); ``fixes_for(nested_flags)`` gives the phase and
+    codegen injections of the fixes for the nested compile (fixes.const_eval_takeover passes the chosen ones).
 
     None when const-eval stays IREE's: the user turned it off, the compile stops at or before
     global-optimization (the fixes of that phase are left out then too), or a flag needs IREE's own
     const-eval (a note says which)."""
     from . import compiler_api
-    from . import fixes as fix_table
     from .phases import PHASES
 
     flags = list(iree_flags)
@@ -146,7 +146,7 @@ def takeover(fixes, iree_flags, compile_to: str | None = None) -> tuple[ConstEva
             return None, flags, [note]
     passed = [f for f in flags if f.partition("=")[0] in PASSED_ON]
     nested = [*JIT_FLAGS, *passed, *[f for f in compiler_api.process_wide_set() if f not in passed]]
-    injections, codegen = fix_table.injections(list(fixes), nested)
+    injections, codegen = fixes_for(nested)
     return ConstEval(nested, injections, codegen), [*flags, "--iree-opt-const-eval=false"], []
 
 

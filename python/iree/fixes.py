@@ -542,7 +542,6 @@ def compile_with_fixes(
     compiles or no held-back fix answers its error. Named fixes all run in the first compile.
     ``leave_out``: fixes dropped from ``spec``, the others run as ``spec`` runs them (with ``all``, the
     held-back ones still held back): ``--fixes`` minus one, to find what one fix costs (opt-py bundle)."""
-    from .const_eval import takeover as const_eval_takeover
     from .phases import compile_with_injections
 
     dropped = {f.name for f in select(",".join(leave_out))} if leave_out else set()
@@ -557,7 +556,6 @@ def compile_with_fixes(
     while True:
         fixes = [f for f in run.chosen if f not in run.held]
         phase, codegen = injections(fixes, iree_flags, compile_to)
-        # IREE's const-eval JIT is a compile of its own where no fix runs: opt-py's, with the fixes inside
         const_eval, flags, said = const_eval_takeover(fixes, iree_flags, compile_to)
         notes += [n for n in said if n not in notes]
         result = compile_with_injections(
@@ -586,6 +584,14 @@ def compile_with_fixes(
         )
     result.messages[:0] = notes
     return result, run
+
+
+def const_eval_takeover(chosen, iree_flags, compile_to: str | None = None):
+    """IREE's const-eval JIT is a compile of its own where no injection runs: opt-py's const-eval with
+    ``chosen`` inside (a ``ConstEval`` step, or None where it stays IREE's), the outer flags, notes."""
+    from .const_eval import takeover
+
+    return takeover(lambda nested: injections(list(chosen), nested), iree_flags, compile_to)
 
 
 def _regular_file(path: str) -> bool:

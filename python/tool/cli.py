@@ -260,6 +260,13 @@ def bundle_main(argv: list[str]) -> int:
     return write(argv, generators())
 
 
+def cache_main(argv: list[str]) -> int:
+    """``opt-py cache``: the compiled-module cache (iree/cache.py), shown or cleared."""
+    from ..iree.cache import cache_main as main
+
+    return main(argv)
+
+
 def check_main(argv: list[str]) -> int:
     """``opt-py check``: IREE's check tests compiled and run (iree/check.py)."""
     from ..iree.check import check_main as check
@@ -280,6 +287,7 @@ SUBCOMMANDS = {
     "bundle": bundle_main,
     "check": check_main,
     "fuzz": fuzz_main,
+    "cache": cache_main,
 }
 
 

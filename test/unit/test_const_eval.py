@@ -98,13 +98,13 @@ def opt_py(*args):
 
 def compile_both(path, flags, nested_fixes=()):
     """The module with IREE's const-eval, the module with opt-py's, and opt-py's ConstEval."""
-    from opt_py.iree import const_eval
+    from opt_py.iree import fixes
     from opt_py.iree.phases import compile_with_injections
     from opt_py.run.bindings import import_bindings_lean
 
     import_bindings_lean()
     iree = compile_with_injections(str(path), flags, [])
-    ours, flags_ours, notes = const_eval.takeover(list(nested_fixes), flags)
+    ours, flags_ours, notes = fixes.const_eval_takeover(list(nested_fixes), flags)
     assert notes == []
     result = compile_with_injections(str(path), flags_ours, [], const_eval=ours)
     assert iree.ok and result.ok, iree.messages + result.messages
@@ -299,9 +299,9 @@ def test_plan_picks_what_iree_picks_and_notes_what_it_leaves():
     ],
 )
 def test_takeover_leaves_const_eval_to_iree_when_it_must(flags, taken, note):
-    from opt_py.iree import const_eval, fixes
+    from opt_py.iree import fixes
 
-    ours, outer, notes = const_eval.takeover(fixes.select("all"), [*CPU, *flags])
+    ours, outer, notes = fixes.const_eval_takeover(fixes.select("all"), [*CPU, *flags])
     assert (ours is not None) == taken
     assert outer[-1] == "--iree-opt-const-eval=false" if taken else outer == [*CPU, *flags]
     assert (note is None and notes == []) or (len(notes) == 1 and note in notes[0])
@@ -311,16 +311,16 @@ def test_nested_flags_are_the_jits():
     from opt_py.iree import const_eval, fixes
 
     outer = [*CUDA, "--iree-opt-level=O3", "--iree-llvmcpu-target-cpu=znver4", "--iree-llvmcpu-use-fast-min-max-ops"]
-    ours, _, _ = const_eval.takeover(fixes.select("rotation-map-to-slices,gather-to-load"), outer)
+    ours, _, _ = fixes.const_eval_takeover(fixes.select("rotation-map-to-slices,gather-to-load"), outer)
     assert ours.flags == [*const_eval.JIT_FLAGS, "--iree-opt-level=O3", "--iree-llvmcpu-use-fast-min-max-ops"]
     assert [j.pipeline for j in ours.injections] == ["rotation-map-to-slices"] and ours.codegen == []  # host CPU
 
 
 def test_compile_to_before_the_phase_end_keeps_irees():
-    from opt_py.iree import const_eval, fixes
+    from opt_py.iree import fixes
 
-    assert const_eval.takeover(fixes.select("all"), CPU, "global-optimization")[0] is None
-    assert const_eval.takeover(fixes.select("all"), CPU, "flow")[0] is not None
+    assert fixes.const_eval_takeover(fixes.select("all"), CPU, "global-optimization")[0] is None
+    assert fixes.const_eval_takeover(fixes.select("all"), CPU, "flow")[0] is not None
 
 
 # --------------------------------------------------------------------------
