@@ -165,8 +165,18 @@ def _program(gm):
                     value = getattr(module, n.target, None)
                     if isinstance(value, torch.Tensor):
                         f64 = f64 or value.dtype == torch.float64
-                        h.update(value.detach().cpu().contiguous().view(-1).view(torch.uint8).numpy().tobytes())
+                        h.update(_bytes(value))
     return Program(h.digest(), f64, lambda: (_import(gm), ".mlir"))
+
+
+def _bytes(value) -> bytes:
+    """A constant's bytes, read outside the fake mode aot_autograd calls the compiler under (a real tensor
+    there is refused: "Please convert all Tensors to FakeTensors first")."""
+    import torch
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+    with unset_fake_temporarily():
+        return value.detach().cpu().contiguous().view(-1).view(torch.uint8).numpy().tobytes()
 
 
 def _typed(val) -> str:

@@ -323,3 +323,20 @@ def test_a_corpus_architecture_equals_eager_pytorch(name):
     print(f"{name}: {len(graphs)} graph(s) from {len(frames)} frame(s), {recompiles} recompile(s)")
     assert graphs and not any(g.fallback for g in graphs)
     assert recompiles <= 1  # at most the one that makes the sequence symbolic
+
+
+class Constant(torch.nn.Module):
+    """A tensor made in forward: aot_autograd lifts it into the graph as a constant (a get_attr)."""
+
+    def forward(self, x):
+        return x * torch.tensor([1.0, 2.0, 3.0])
+
+
+def test_a_graph_constant_is_read_outside_aot_autograds_fake_mode():
+    """The backend hashes constants' bytes for the cache key under aot_autograd's fake mode, where reading a
+    real tensor is refused (the Llama of the README has one)."""
+    model = Constant().eval()
+    x = torch.randn(2, 3)
+    with torch.no_grad():
+        torch.testing.assert_close(torch.compile(model, backend="opt_py")(x), model(x))
+    assert [g.fallback for g in opt_backend.graphs()] == [False]
