@@ -34,15 +34,11 @@ def cell(d: Path, target_name: str, inject=(), fixes: bool = False) -> str:
     """'ok (max diff)', '**wrong** (max diff)', 'compiles' or 'fails: <first error line>'."""
     from opt_py.errors import OptPyError
     from opt_py.iree import e2e
-    from opt_py.iree import fixes as fix_table
 
     m, inputs, expected = _load(d)
     target = e2e.TARGETS[target_name]
-    codegen = ()
-    if fixes:
-        inject, codegen = fix_table.specs("all", target.compile_flags)
-    try:
-        vmfb = e2e.compile_program(str(d / "model.mlir"), target, inject=inject, inject_codegen=codegen)
+    try:  # --fixes as opt-py compile runs them (guarded, held-back ones on their failure, const-eval inside)
+        vmfb = e2e.compile_program(str(d / "model.mlir"), target, inject=inject, fixes="all" if fixes else None)
     except OptPyError as e:
         errors = [line for line in str(e).splitlines() if "error:" in line]
         return "fails: " + (errors[0].split("error:", 1)[1].strip() if errors else str(e).splitlines()[0])[:160]

@@ -66,7 +66,7 @@ def first_error(text: str) -> str:
     """The first error line of a tool's output (IREE's diagnostics print their location first)."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        if _ERROR_LINE.search(line):
+        if _ERROR_LINE.search(line) and not line.startswith("opt-py: note:"):  # a note may quote an error
             more = [n.strip() for n in lines[i + 1 : i + 2] if line.rstrip().endswith(":") and n.strip()]
             return " ".join([line.strip(), *more])  # "...: Error parsing flags:" is followed by the flag
     lines = [line.strip() for line in text.splitlines() if line.strip()]
