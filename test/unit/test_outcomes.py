@@ -18,4 +18,4 @@ def test_a_note_quoting_an_error_is_not_the_error():
 
 
 def test_a_line_ending_in_a_colon_takes_the_next():
-    assert first_error("Error parsing flags:\n--bogus\n") == "Error parsing flags: --bogus"
+    assert first_error("tool: error: unknown flags:\n--bogus\n") == "tool: error: unknown flags: --bogus"
