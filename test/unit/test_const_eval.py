@@ -311,7 +311,7 @@ def test_nested_flags_are_the_jits():
     from opt_py.iree import const_eval, fixes
 
     outer = [*CUDA, "--iree-opt-level=O3", "--iree-llvmcpu-target-cpu=znver4", "--iree-llvmcpu-use-fast-min-max-ops"]
-    ours, _, _ = fixes.const_eval_takeover(fixes.select("rotation-map-to-slices,gather-to-load"), outer)
+    ours, _, _ = fixes.const_eval_takeover(fixes.select("rotation-map-to-slices,fold-subview-into-gather"), outer)
     assert ours.flags == [*const_eval.JIT_FLAGS, "--iree-opt-level=O3", "--iree-llvmcpu-use-fast-min-max-ops"]
     assert [j.pipeline for j in ours.injections] == ["rotation-map-to-slices"] and ours.codegen == []  # host CPU
 
