@@ -99,3 +99,39 @@ def test_pattern_docstrings_say_why_in_20_lines(module):
     root = Path(__file__).resolve().parents[2]
     doc = ast.get_docstring(ast.parse((root / module).read_text())) or ""
     assert len(doc.splitlines()) <= 20, f"{module}: a docstring of {len(doc.splitlines())} lines"
+
+
+GUIDE_FIX = "torch-roll-shift-mod-size"  # a fix with every file and row the guide lists
+NUMBERS = {"five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+def test_the_guide_lists_the_edits_a_fix_takes():
+    """docs/guides/writing-a-pass.md's "Shipping it" list is what a real fix has: each file it lists exists
+    for the fix, each shared table it lists names the fix, the count it states is the list's length, and
+    no other file in the repository is named after the fix."""
+    from opt_py.iree.fixes import FIXES
+
+    root = Path(__file__).resolve().parents[2]
+    guide = (root / "docs" / "guides" / "writing-a-pass.md").read_text()
+    section = guide.split("## 6. Shipping it", 1)[1].split("\n## ", 1)[0]
+    items = re.findall(r"^(\d+)\. `([^`]+)`", section, flags=re.M)
+    assert [int(n) for n, _ in items] == list(range(1, len(items) + 1))
+    stated = re.search(r"a fix takes (\w+) edits", section)
+    assert stated and NUMBERS[stated.group(1)] == len(items), "the guide's count is not its list's length"
+    assert GUIDE_FIX in {f.name for f in FIXES}
+    module = GUIDE_FIX.replace("-", "_")
+    own = set()
+    for _, template in items:
+        path = template.replace("<pass>", GUIDE_FIX).replace("<module>", module)
+        if path != template:
+            own.add(path)
+            assert (root / path).is_file(), f"the guide lists {template}; {GUIDE_FIX} has no {path}"
+        else:
+            assert GUIDE_FIX in (root / path).read_text(), f"the guide lists {path}; it does not name {GUIDE_FIX}"
+    named_after = {
+        str(p.relative_to(root))
+        for top in ("python", "test", "docs", "tools", "examples")
+        for p in (root / top).rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and (GUIDE_FIX in p.name or module in p.name)
+    }
+    assert named_after == own, f"files named after {GUIDE_FIX} that the guide does not list: {named_after - own}"
