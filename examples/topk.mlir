@@ -1,5 +1,5 @@
 // Top-8 indices of each row of a 4x64 matrix, as a sort plus a slice. Stock iree-compile 3.13
-// fails to bufferize it for GPUs; opt-py compile --fixes compiles it (README, docs/fixes.md).
+// fails to bufferize it for GPUs; opt-py compile --fixes compiles it (README, docs/reference/fixes.md).
 func.func @topk(%x: tensor<4x64xf32>) -> (tensor<4x8xi32>) {
   %e = tensor.empty() : tensor<4x64xi32>
   %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x64xi32>) {

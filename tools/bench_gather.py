@@ -4,7 +4,7 @@
    upstream canonicalize folds; half step + broadcast, which only opt-py
    folds): `gather-to-load,canonicalize` vs `canonicalize` alone, pipeline
    time only, medians of interleaved runs.
-2. Runtime: the embedding read of test/e2e/test_gather.py at a larger size
+2. Runtime: the embedding read of test/passes/test_gather_to_load.py at a larger size
    (a 4096x256 table, 2048 rows of 64), compiled for llvm-cpu with and without
    the passes injected after bufferization, run through iree.runtime.
 

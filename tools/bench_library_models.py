@@ -151,10 +151,8 @@ def _call_time(vmfb: Path, function: str, inputs, calls: int) -> float:
 
 def _torch_time(name: str, inputs, calls: int) -> float | None:
     try:
+        import export_library_models as lib  # a sibling: a script's folder is first on sys.path
         import torch
-
-        sys.path.insert(0, str(ROOT / "tools"))
-        import export_library_models as lib
     except ImportError:
         return None
     spec = next(s for s in lib.SPECS if s.name == name)

@@ -4,7 +4,7 @@
    store (half static, half with a dynamic group), the Python pass vs IREE's
    C++ iree-codegen-fold-reshape-into-interface-tensor, pipeline time only,
    medians of interleaved runs. Both must fold every store.
-2. Miscompiles: N random cases (test/e2e/reshape_store.py) compiled for CPU
+2. Miscompiles: N random cases (python/cases/fold_collapse_shape_into_store.py) compiled for CPU
    with the pass injected at executable-sources and with stock iree-compile
    3.13, run through the IREE runtime and compared with numpy; beside them,
    what the Python pass and the C++ twin each do with the case's store, and

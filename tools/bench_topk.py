@@ -3,7 +3,7 @@
 1. Speed: on a module of 2,000 functions, each holding a sort with an unused
    result, the Python pass vs C++ canonicalize (which drops the same results),
    pipeline time only, medians of interleaved runs.
-2. Reach: how many top-k variants (test/e2e/topk.py's matrix: indices/values/
+2. Reach: how many top-k variants (python/cases/topk.py's matrix: indices/values/
    both, k from 1 to the width, widths 8..1024, f32/f16/i32, static/dynamic
    batch, ascending/descending) compile for cuda sm_80 and rocm gfx942 with
    stock IREE and with the pass injected at executable-sources.

@@ -7,11 +7,8 @@ the figure is the min over rounds, and the ratio is to the first variant.
 """
 
 import argparse
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-import bench_topk_speed as b
+import bench_topk_speed as b  # a sibling: a script's folder is first on sys.path
 
 
 def main():

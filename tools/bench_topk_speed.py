@@ -53,7 +53,7 @@ def bench(vmfb, width, device, reps=5, min_time="0.1s"):
                 "nice",
                 "-n",
                 "10",
-                e2e._runtime_tool("iree-benchmark-module"),
+                e2e.runtime_tool("iree-benchmark-module"),
                 f"--module={f.name}",
                 f"--device={device}",
                 "--function=topk",

@@ -27,9 +27,6 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
 LLAMA = dict(
     vocab_size=128,
     hidden_size=64,

@@ -30,7 +30,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tools/ scripts import each other
 import export_cli
-from export_models import _flatten, _turbine_version, dynamic_dims, shapes, write
+from export_models import dynamic_dims, flatten_outputs, shapes, turbine_version, write
 from torch import nn
 from torch.export import Dim
 
@@ -946,7 +946,7 @@ def library_versions() -> dict:
 
     return {
         "torch": torch.__version__,
-        "iree-turbine": _turbine_version(),
+        "iree-turbine": turbine_version(),
         "transformers": version("transformers"),
         "diffusers": version("diffusers"),
     }
@@ -962,7 +962,7 @@ def export(s: Spec, out_root: str = OUT) -> dict:
     example = s.example(g)
     args = s.run(g, model)
     with torch.no_grad():
-        expected = _flatten(model(*args))
+        expected = flatten_outputs(model(*args))
         exported = aot.export(model, args=example, dynamic_shapes=s.dynamic, strict_export=False)
     margin = routing_margins(s.routing(model), model, args) if s.routing else None
 

@@ -629,12 +629,13 @@ def _npy(t: torch.Tensor) -> np.ndarray:
     return t.detach().cpu().numpy()
 
 
-def _flatten(out):
+def flatten_outputs(out) -> list:
+    """A model's output tensors in order, nested tuples and lists flattened (what the manifests record)."""
     if isinstance(out, torch.Tensor):
         return [out]
     flat = []
     for o in out:
-        flat += _flatten(o)
+        flat += flatten_outputs(o)
     return flat
 
 
@@ -650,7 +651,7 @@ def export(s: Spec, out_root: str = OUT) -> dict:
     example = s.example(g)
     args = s.run(g)
     with torch.no_grad():
-        expected = _flatten(model(*args))
+        expected = flatten_outputs(model(*args))
         exported = aot.export(model, args=example, dynamic_shapes=s.dynamic)
     dyn = dynamic_dims(s.dynamic)
 
@@ -666,7 +667,7 @@ def export(s: Spec, out_root: str = OUT) -> dict:
             "tolerance": {"rtol": s.rtol, "atol": s.atol},
             "slow": old.get("slow", []),  # targets whose compile is slow (hand-kept)
             "known": old.get("known", {}),
-            "exported_with": {"torch": torch.__version__, "iree-turbine": _turbine_version()},
+            "exported_with": {"torch": torch.__version__, "iree-turbine": turbine_version()},
         }
         if s.notes:
             m["notes"] = s.notes
@@ -716,7 +717,7 @@ def write(d: str, exported, args, expected, manifest: Callable[[dict], dict]) ->
     return m
 
 
-def _turbine_version() -> str:
+def turbine_version() -> str:
     from importlib.metadata import version
 
     return version("iree-turbine")

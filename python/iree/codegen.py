@@ -16,7 +16,7 @@ error naming it. Around the first injection point of a function:
    (LLVM conversion, linking, serialization) as usual.
 
 What IREE runs is read from its own IR dumps (codegen_lowering.py);
-docs/fixes.md says why the design is so, from IREE's sources.
+docs/reference/codegen-injection.md says why the design is so, from IREE's sources.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ registration. A run of passes that is exactly the expansion of a pipeline
 IREE registers from its own builder (``REGISTERED_BLOCKS``, compared text for
 text at run time) runs as that pipeline, C++ state included; any other pass
 must rebuild from its text alone, or the point is refused with an error
-naming the pass (``UNFAITHFUL_MARK``). docs/fixes.md says why, from IREE's
+naming the pass (``UNFAITHFUL_MARK``). docs/reference/codegen-injection.md says why, from IREE's
 sources, and which points that refuses.
 """
 

@@ -278,7 +278,7 @@ def run_cli(
 ) -> list[np.ndarray]:
     """Run through ``iree-run-module`` with .npy files in and out (a crash or
     a hang, say of a miscompiled program, stays in that process)."""
-    tool = _runtime_tool("iree-run-module")
+    tool = runtime_tool("iree-run-module")
     with tempfile.TemporaryDirectory() as tmp:
         module = os.path.join(tmp, "m.vmfb")
         with open(module, "wb") as f:
@@ -299,7 +299,7 @@ def run_cli(
         return [np.load(p) for p in outs]
 
 
-def _runtime_tool(name: str) -> str:
+def runtime_tool(name: str) -> str:
     """An iree-base-runtime tool: beside this interpreter (a venv's bin/), else on PATH."""
     import shutil
     import sys

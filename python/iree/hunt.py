@@ -11,7 +11,7 @@ which tells whether its code is wrong or its result was lost afterwards.
 Tracing adds uses of every dispatch result, so IREE's allocation can differ
 from the untraced program's and a bug may move (or, rarely, hide): the report
 is about the traced program and says whether its results match the
-untraced program's. docs/hunting-miscompiles.md shows a hunt end to end.
+untraced program's. docs/guides/hunting-miscompiles.md shows a hunt end to end.
 """
 
 from __future__ import annotations

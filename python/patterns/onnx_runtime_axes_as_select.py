@@ -1,40 +1,21 @@
 """An ONNX reduction or CumSum whose axes come at run time: one copy per axes the types allow, selected.
 
 Root cause. torch-mlir's ONNX-to-torch conversion turns a runtime ``axes``
-operand (ReduceSum/Mean/Max/..., CumSum's ``axis``) into a list of values read
-at run time, and no torch-to-linalg pattern lowers a reduction
-(``aten.sum.dim_IntList``, ``aten.amax``, ``aten.prod.dim_int``) or a cumsum
-over dimensions unknown at compile time: stock IREE refuses the program (the
-largest family of onnx_ops' failures). The same ops with a constant operand
-compile.
+operand (ReduceSum/Mean/Max/..., CumSum's ``axis``) into values read at run
+time, and no torch-to-linalg pattern lowers a reduction or a cumsum over
+dimensions unknown at compile time: stock IREE refuses the program. The same
+ops with a constant operand compile.
 
-The rewrite. Where the data and result types are ranked and the axes tensor
-has a static length m, the types leave few axes sets possible: for a
-reduction with static types, the m-subsets S of range(rank) whose reduced
-shape (keepdims: the dims of S set to 1; otherwise dropped) is the result's;
-for CumSum, every axis (its result has the data's shape whatever the axis, so
-dynamic sizes change nothing). The op is emitted once per candidate with that constant operand (an
-``onnx.Constant``, what the ONNX importer writes and the conversion reads),
-and ``torch.aten.where.self`` picks the copy whose candidate the runtime
-axes name: c is picked when each of its axes equals some runtime axis a,
-taken as ``a`` or ``a + rank`` (ONNX's negative axes); the last candidate is
-the default, one candidate needs no select. m = 0 (a statically empty axes
-tensor) means the same as no axes operand, which is what is emitted.
-
-Why it is sound. ONNX requires each runtime axis in [-rank, rank) and no axis
-twice, so a valid runtime axes tensor names a set S of exactly m axes, and
-the declared result type requires S's reduced shape: S is a candidate. Every
-axis of S appears among the runtime axes, so S's test holds; any other
-candidate has m distinct axes too, not all in S (a set of size m within S is
-S), so its test fails. Exactly S's copy is selected, and it computes the op
-on S. A runtime value outside this (out of range, repeated, a shape other
-than the declared one) makes the ONNX program ill-formed; the select then
-returns one of the copies. Left alone: constant axes, a reduction with any
-dynamic size, unranked data, an unranked or dynamic-length axes tensor, no candidate, more than
-``MAX_CANDIDATES`` (each is a full copy of the op's work), and a ReduceL2,
-ReduceLogSum or ReduceLogSumExp with keepdims that may reduce size-1 dims
-only: IREE aborts the process on that form with constant axes, where stock
-fails cleanly with runtime ones.
+The rewrite. Where the axes tensor has a static length m, the types leave few
+axes sets possible (for a reduction with static types, the m-subsets whose
+reduced shape is the result's; for CumSum, every axis). The op is emitted once
+per candidate with that constant operand (an ``onnx.Constant``), and
+``torch.aten.where.self`` picks the copy whose candidate the runtime axes name
+(as ``a`` or ``a + rank``). Sound because ONNX requires distinct axes in
+[-rank, rank): a valid axes tensor names exactly one candidate. The proof, the
+forms left alone (dynamic sizes, more than ``MAX_CANDIDATES``, the keepdims
+forms IREE aborts on) and an example are on its page,
+docs/passes/onnx-runtime-axes-as-select.md.
 """
 
 from __future__ import annotations

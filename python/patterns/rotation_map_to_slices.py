@@ -4,21 +4,18 @@ Root cause (IREE #19898). Tiling a linalg op gives each operand the slice its
 indexing map makes of the tile: an interval, for an affine map. A rotation
 ``(d + c) mod n`` maps a tile onto two intervals that wrap, so there is no
 one slice. Older releases sliced as if the map were affine and read wrong
-data (a rotated tensor came out as zeros); IREE 3.13's tiling (upstream MLIR)
-refuses: "tiling is not supported for the semi-affine indexing map", and the
-program does not compile. Reading the input in the body instead (a
+data; IREE 3.13's tiling refuses ("tiling is not supported for the
+semi-affine indexing map"). Reading the input in the body instead (a
 ``tensor.extract`` at the mod) is no way out: IREE's vectorizer takes the
 canonicalized mod for a contiguous index and reads past the wrap.
 
 ``input_through_rotated_copy`` makes the rotation data: for a map result
-``(d_j + c) mod n`` on input dim k, where loop j runs over exactly n
-(a static size of an operand indexed by d_j), the input is replaced by
-x[c' : n] followed by x[0 : c'] along k (two ``tensor.insert_slice`` into a
-``tensor.empty``, as IREE decomposes a concat), c' = c mod n, and the result
-by d_j: for every d_j in [0, n) that reads x[(d_j + c) mod n], the element the
-map named. Any shift (negative, beyond n), several rotated dims, dynamic
-sizes elsewhere. Left alone: other semi-affine maps, a loop whose range is
-not provably n, outputs written through a rotation, buffer semantics.
+``(d_j + c) mod n`` on input dim k, where loop j runs over exactly n, the
+input is replaced by x[c' : n] followed by x[0 : c'] along k (c' = c mod n),
+and the result by d_j, which reads the element the map named. Any shift,
+several rotated dims, dynamic sizes elsewhere. Left alone: other semi-affine
+maps, a loop whose range is not provably n, outputs written through a
+rotation, buffer semantics.
 """
 
 from __future__ import annotations

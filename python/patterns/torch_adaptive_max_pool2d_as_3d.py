@@ -1,27 +1,22 @@
 """Patterns on ``torch.aten.adaptive_max_pool2d``: the same pool as a 3-d one over a unit depth, which IREE's
 torch frontend lowers for every size.
 
-IREE runs torch-mlir's ``torch-decompose-complex-ops`` with ``adaptive_max_pool1d``
-(and the average pools) kept legal but not ``adaptive_max_pool2d``, so its
-decomposition into ``max_pool2d`` runs, which holds only where each dim's
-windows have one size and stride (the input a multiple of the output, or a
-remainder that keeps them fixed): elsewhere the kernel and stride it computes
-give another output size (``'tensor.cast' op operand type 'tensor<1x512x9x15xf32>'
-and result type 'tensor<1x512x7x13xf32>' are cast incompatible``), a zero stride
-where the output is larger than the input (``unexpected loop dimension for
-convolution op``), or a dynamic kernel ``max_pool2d`` cannot take. torch-mlir's
+IREE runs torch-mlir's ``torch-decompose-complex-ops`` with the other adaptive
+pools kept legal but not ``adaptive_max_pool2d``, so its decomposition into
+``max_pool2d`` runs, which holds only where each dim's windows have one size
+and stride: elsewhere it gives another output size, a zero stride or a dynamic
+kernel, and the program fails (the errors are on its page). torch-mlir's
 linalg lowering of the adaptive pools computes each window's bounds as
 PyTorch does, and ``adaptive_max_pool3d`` reaches it.
 
 ``adaptive_max_pool2d_as_3d`` pools ``x.unsqueeze(-3)`` with output size ``(1,
 oh, ow)`` and squeezes that dim from both results: a depth of one is one window,
-and the flat index ``d * H * W + h * W + w`` of the 3-d pool is ``h * W + w``, the
-2-d one's, since ``d`` is 0.
+and the 3-d pool's flat index ``d * H * W + h * W + w`` is the 2-d one's, as
+``d`` is 0.
 
 Left alone, with the reason: an output size that is not two constant ints; an
 input that is not a ranked value tensor of rank 3 or 4; results typed
-otherwise than ``[..., oh, ow]``; static sizes where the decomposition holds
-(stock lowers those to a ``max_pool2d``).
+otherwise than ``[..., oh, ow]``; static sizes where the decomposition holds.
 """
 
 from __future__ import annotations

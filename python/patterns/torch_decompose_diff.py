@@ -6,13 +6,11 @@ fails IREE's input conversion: transformers' masking code calls
 ``torch.diff(position_ids, prepend=position_ids[:, :1] - 1, dim=-1)``.
 
 ``decompose_diff`` writes out what ``at::diff`` does: the input itself where
-``n`` is 0 (prepend and append unused); otherwise prepend, input and append
-concatenated along ``dim`` (``aten.cat``; a statically empty prepend or
-append left out), each first converted to their promoted dtype (the
-result's), then ``n`` times ``x[1:] - x[:-1]`` along ``dim`` (two
-``aten.slice.Tensor``, ``aten.sub.Tensor``; ``logical_xor`` for bool, as
-torch). A static length ``s`` becomes ``s - 1`` at each step, never
-below 0, and once empty stays so: at most ``s`` steps are written out.
+``n`` is 0; otherwise prepend, input and append concatenated along ``dim``
+(a statically empty one left out), each converted to the result's dtype,
+then ``n`` times ``x[1:] - x[:-1]`` along ``dim`` (``logical_xor`` for bool,
+as torch). A static length ``s`` becomes ``s - 1`` at each step, never below
+0: at most ``s`` steps are written out.
 
 Left alone, with the reason: ``n`` or ``dim`` not a constant, a negative
 ``n``, an unranked or 0-d input, ``dim`` out of range, a prepend or append of

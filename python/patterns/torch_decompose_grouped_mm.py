@@ -1,34 +1,23 @@
 """Patterns on grouped matmuls: each row times its group's matrix, as a gather of matrices and a batched matmul.
 
-transformers 5.x's default experts (``grouped_mm_experts_forward``) multiply
-the rows of an MoE layer, sorted by expert, by their expert's weights through
-``_grouped_mm``: transformers' own custom op ``transformers::grouped_mm_fallback``
-for float32/float16 weights under export (it imports as ``torch.operator
-"torch.transformers.grouped_mm_fallback"``), and ``torch.nn.functional.grouped_mm``
-(``torch.operator "torch.aten._grouped_mm"``) for bfloat16 weights. torch-mlir
-lowers neither.
+transformers 5.x's default MoE experts multiply the rows, sorted by expert, by
+their expert's weights through transformers' custom op
+``transformers::grouped_mm_fallback`` (f32/f16 weights under export) or
+``torch.aten._grouped_mm`` (bf16), both imported as ``torch.operator``;
+torch-mlir lowers neither.
 
-Both compute, for ``input [S, K]``, ``weight [E, K, M]`` and ``offs [E]``: a
-``[S, M]`` result whose rows ``offs[e-1]:offs[e]`` (``0:offs[0]`` for the
-first) are those rows of the input times ``weight[e]``, for ``e`` in order, the
-slices bounded as Python bounds them (a negative end counts from ``S``, then
-clamped to ``[0, S]``; an end below its start selects nothing), a later group
-overwriting an earlier one; the other rows are zeros (the custom op starts
-from ``torch.zeros``; ``_grouped_mm`` leaves them unwritten, so zeros are one
-of its answers). ``decompose_grouped_mm`` writes that out: each row's group as
-the last ``e`` whose bounds hold it (``[S, E]`` comparisons and a max), then
-``weight[group]`` gathered per row (``aten.index.Tensor``, ``[S, K, M]``) and
-``aten.bmm`` of the row with it, rows of no group set to 0 by ``aten.where``.
-For sorted, non-negative offsets, as MoE layers make them, a row's group is
-the number of offsets at or below it.
+Both compute, for ``input [S, K]``, ``weight [E, K, M]`` and ``offs [E]``, an
+``[S, M]`` result whose rows ``offs[e-1]:offs[e]`` (bounded as Python bounds
+slices, a later group overwriting an earlier one) are those rows of the input
+times ``weight[e]``, the other rows zeros. ``decompose_grouped_mm`` writes
+that out: each row's group as the last ``e`` whose bounds hold it (``[S, E]``
+comparisons and a max), ``weight[group]`` gathered per row and ``aten.bmm``
+of the row with it, rows of no group set to 0 by ``aten.where``.
 
-Left alone, with the reason: an unranked operand or result; not ``[S, K]``,
-``[E, K, M]`` and ``[E]`` with sizes that agree; input, weight and result not
-of one float dtype torch takes there (f16, bf16, f32, f64; not f64 for
-``_grouped_mm``); offsets other than si32 or si64 (si32 only for
-``_grouped_mm``), as torch checks; for ``_grouped_mm``, a
-bias, an ``out_dtype`` that is not a constant or the input's dtype, and the
-other operand ranks (3-d input or 2-d weight: not what MoE layers call).
+Left alone, with the reason (its page, docs/passes/torch-decompose-grouped-mm.md,
+lists each): operands unranked or of sizes that do not agree; dtypes or
+offsets torch would reject; for ``_grouped_mm``, a bias, an ``out_dtype``
+other than the input's, and 3-d inputs or 2-d weights (not what MoE layers call).
 """
 
 from __future__ import annotations

@@ -2,28 +2,20 @@
 
 torch-mlir has no op for ``aten.histc`` (it imports as ``torch.operator
 "torch.aten.histc"``) and no lowering for it, so every transformers 5.x MoE
-decoder with the default (grouped) experts fails IREE's input conversion:
-``grouped_mm_experts_forward`` counts the tokens per expert with
-``torch.histc(expert_ids.float(), bins=num_experts, min=0, max=num_experts - 1)``.
+decoder with the default (grouped) experts fails IREE's input conversion: it
+counts the tokens per expert with ``torch.histc``.
 
-``decompose_histc`` writes out what torch's CPU kernel (``histogramdd``'s
-linear-interpolation path) computes, in the input's dtype, rounding at each
-step as it does: ``l`` and ``h`` are ``min`` and ``max`` rounded to the
-dtype; an element ``x`` counts where ``l <= x <= h`` (NaN never); its bin is
+``decompose_histc`` writes out what torch's CPU kernel computes, in the
+input's dtype, rounding at each step as it does: an element ``x`` counts where
+``l <= x <= h`` (``min`` and ``max`` rounded to the dtype; NaN never), in bin
 ``trunc(((x - l) * bins) / (h - l))``, the last bin where that is ``bins``.
-Elements outside are replaced by ``l`` before the arithmetic (so no NaN or
-overflow reaches the float-to-integer conversion), then masked out of the
-count. Counts are one-hot comparisons against ``arange(bins)`` summed in
-the dtype, as torch counts.
+Elements outside are replaced by ``l`` before the arithmetic, then masked out;
+counts are one-hot comparisons against ``arange(bins)`` summed in the dtype.
 
-Left alone, with the reason: ``bins``, ``min`` or ``max`` not constants;
-``bins <= 0``, ``min > max`` or a non-finite bound (torch raises); ``min ==
-max`` (torch then bins between the data's own minimum and maximum); bounds
-that meet, or whose arithmetic overflows, once rounded to the dtype (torch
-divides by zero or by infinity); a dtype other than f32 and f64 (torch's CPU
-kernel raises for integers, and for f16 and bf16 it rounds each step and
-counts in the dtype, inexactly past 2048 or 256 and unlike its CUDA kernel);
-a result that is not ``[bins]`` of the input's dtype.
+Left alone, with the reason (its page, docs/passes/torch-decompose-histc.md,
+says why for each): ``bins``, ``min`` or ``max`` not constants; bounds torch
+raises for, ``min == max``, bounds that meet or overflow once rounded; a dtype
+other than f32 and f64; a result that is not ``[bins]`` of the input's dtype.
 """
 
 from __future__ import annotations

@@ -1,26 +1,21 @@
 """Patterns on ``torch.aten.kthvalue``: the k-th smallest along a dim from a smallest-k top-k, NaN counted last
 as torch counts it, the index the first position holding that value.
 
-torch-mlir lowers ``aten.kthvalue`` to ``tm_tensor.topk``, and IREE's
-``torch-iree-tm-tensor-to-linalg-ext`` has no conversion for that op: it
-converts the op's ``tm_tensor.yield`` into ``iree_linalg_ext.yield`` and leaves
-the op, which then fails its verifier (``'tm_tensor.topk' op region block must
-end with a linalg_ext.yield i1!``). Every kthvalue fails stock (I-BERT's
-quantized activations take percentiles with it).
+torch-mlir lowers ``aten.kthvalue`` to ``tm_tensor.topk``, which IREE's
+``torch-iree-tm-tensor-to-linalg-ext`` does not convert: the op then fails its
+verifier (``'tm_tensor.topk' op region block must end with a linalg_ext.yield
+i1!``), so every kthvalue fails stock (I-BERT takes percentiles with it).
 
 ``decompose_kthvalue`` writes it with ``aten.topk(largest=False)``, which
 lowers. Integers: the top-k's last value and index. Floats, where torch orders
-NaN after everything: the top-k runs on the input with NaN replaced by +inf
-(stock's sort compares with ``ole`` and misplaces NaN), and the value is NaN
-where fewer than ``k`` elements are numbers; the index is the first position
-equal to that value (NaN matching NaN), the value read back from there (so
--0.0 and 0.0 come back as stored). torch leaves which of equal values' indices
-it returns unspecified.
+NaN last: the top-k runs with NaN replaced by +inf, the value is NaN where
+fewer than ``k`` elements are numbers; the index is the first position equal
+to that value (NaN matching NaN), the value read back from there (so -0.0
+and 0.0 come back as stored).
 
 Left alone, with the reason: ``k``, ``dim`` or ``keepdim`` not constants; not a
 ranked integer or float tensor of ``torch_ir``'s table; ``k < 1`` over a dynamic
-size (torch-mlir's verifier refuses the rest torch raises for); results typed
-otherwise.
+size; results typed otherwise.
 """
 
 from __future__ import annotations

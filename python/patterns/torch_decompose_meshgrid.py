@@ -2,14 +2,11 @@
 
 ``torch.meshgrid`` exports as ``torch.aten.meshgrid[.indexing]`` of a list,
 unpacked by ``torch.prim.ListUnpack``. IREE's torch frontend runs torch-mlir's
-``torch-recompose-complex-ops`` first, whose ``RecomposeMeshgridIndexingListUnpack``
-writes each grid as ``aten.view`` then ``aten.expand`` typed ``!torch.tensor``
-(non-value tensors with no shape: torch-mlir's own pipeline refines and
-value-converts them later, IREE's has no such pass), so every program fails:
-``type of return operand 0 ('!torch.tensor') doesn't match``, or ``operand types
-should have the same type as the list contained type`` once the grids feed a
-``torch.stack``. Vision models build coordinates this way in their forward
-(DINOv3's RoPE, DETR-style reference points).
+``torch-recompose-complex-ops`` first, which writes each grid as ``aten.view``
+then ``aten.expand`` typed ``!torch.tensor`` (non-value tensors with no shape,
+which torch-mlir's own pipeline refines later and IREE's never does), so every
+program fails (``type of return operand 0 ('!torch.tensor') doesn't match``).
+Vision models build coordinates this way (DINOv3's RoPE, DETR's reference points).
 
 ``decompose_meshgrid`` writes the same view and expand, typed as value tensors:
 grid ``i`` of inputs sized ``n_0 .. n_{k-1}`` is input ``i`` viewed as ``n_i``

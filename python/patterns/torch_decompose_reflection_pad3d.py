@@ -2,18 +2,16 @@
 flipped and concatenated.
 
 torch-mlir lowers ``reflection_pad1d`` and ``reflection_pad2d`` to linalg but has
-no lowering for ``reflection_pad3d`` (only TOSA's), and IREE's frontend turns
-``aten.pad(mode="reflect")`` with six pads (what ``F.pad`` and a ``Conv3d`` with
-``padding_mode="reflect"`` export: video autoencoders) into it. The op is left
-unconverted and its pads list with it: ``failed to legalize operation
-'torch.constant.int'``.
+no lowering for ``reflection_pad3d``, and IREE's frontend turns
+``aten.pad(mode="reflect")`` with six pads (``F.pad``, a ``Conv3d`` with
+``padding_mode="reflect"``: video autoencoders) into it. The op is left
+unconverted: ``failed to legalize operation 'torch.constant.int'``.
 
 ``decompose_reflection_pad3d`` pads one dim at a time, last first (reflection
 padding is separable: a corner is the reflection of a reflection): before a
 dim of size ``n`` go ``x[1 : l + 1]`` flipped, after it ``x[n - 1 - r : n - 1]``
 flipped (``l``, ``r`` < ``n``: torch raises otherwise), all concatenated. Pure
-data movement, so every dtype is exact. A dynamic size is sliced from its end
-(``x[-r - 1 : -1]``).
+data movement, so every dtype is exact. A dynamic size is sliced from its end.
 
 Left alone, with the reason: pads that are not six constant ints; a negative
 pad; a pad not less than its dim's static size (torch raises); an input that

@@ -2,17 +2,15 @@
 kernel computes it in f32.
 
 torch-mlir has a TOSA lowering for ``aten._scaled_mm`` but none to linalg, so
-IREE leaves it unconverted, and its operands with it: ``failed to legalize
-operation 'torch.constant.bool'`` (its ``use_fast_accum``). FP8 inference
-(``torch._scaled_mm`` in transformers' fbgemm-fp8 and compressed-tensors
-integrations, diffusers' fp8 quantizer) exports it.
+IREE leaves it unconverted (``failed to legalize operation
+'torch.constant.bool'``). FP8 inference exports it (transformers' fbgemm-fp8
+and compressed-tensors integrations, diffusers' fp8 quantizer).
 
 ``decompose_scaled_mm`` writes what PyTorch's CPU kernel computes
 (``_scaled_mm_out_cpu_emulated``): both operands converted to f32 (exact from
-any fp8 format) and multiplied by their scales, an f32 matmul, the bias
-added in f32, the sum converted to ``out_dtype``. The scales are tensor-wise
-(one element) or row-wise (``scale_a`` ``[M, 1]``, ``scale_b`` ``[1, N]``); either
-broadcasts in the products as torch's does.
+any fp8 format) and multiplied by their scales, tensor-wise (one element) or
+row-wise (``[M, 1]``, ``[1, N]``), an f32 matmul, the bias added in f32, the
+sum converted to ``out_dtype``.
 
 Left alone, with the reason: operands that are not 2-d fp8 value tensors;
 scales that are not f32 tensor-wise or row-wise (block scales: torch's CPU

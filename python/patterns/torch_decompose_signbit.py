@@ -2,18 +2,16 @@
 that IREE's torch frontend still lowers.
 
 torch-mlir decomposes ``signbit(x)`` of a float into ``view.dtype(x, int of its
-width) < 0`` and ``copysign(a, b)`` into ``where(signbit(b), -abs(a), abs(a))``,
-inside ``torch-decompose-complex-ops``; IREE lowers ``aten.view.dtype`` in its
-own ``torch-iree-bitcast-tensor``, which runs before that decomposition, so the
-``view.dtype`` it makes is never lowered and its dtype operand survives:
-``failed to legalize operation 'torch.constant.int'``. Both ops fail stock on
-every float input.
+width) < 0`` and ``copysign`` through ``signbit``, inside
+``torch-decompose-complex-ops``; IREE lowers ``aten.view.dtype`` in its own
+``torch-iree-bitcast-tensor``, which runs before that decomposition, so the
+``view.dtype`` it makes is never lowered: ``failed to legalize operation
+'torch.constant.int'``, on every float input.
 
 ``decompose_signbit`` and ``decompose_copysign`` write the same decompositions
 on the module as parsed, before IREE's bitcast pass runs: the sign bit of a
-float is the sign of the same bits read as a signed integer of its width, for
-zeros, infinities and NaN alike; copysign takes ``abs(a)`` and negates it where
-``b``'s sign bit is set.
+float is the sign of its bits read as a signed integer of its width (zeros,
+infinities and NaN alike); copysign negates ``abs(a)`` where ``b``'s is set.
 
 Left alone, with the reason: an operand or result that is not a ranked value
 tensor, or is 0-d (IREE's bitcast reads a last dim); an input that is not

@@ -1,14 +1,12 @@
 """Patterns on ``torch.aten._weight_norm``: ``v * (g / norm_except_dim(v, 2, dim))``, as PyTorch defines it.
 
-``torch.nn.utils.weight_norm`` (and its parametrization) computes a layer's
-weight as ``torch._weight_norm(v, g, dim)``; torch-mlir has no op for it (it
-imports as ``torch.operator "torch.aten._weight_norm"``), so IREE's input
-conversion fails. wav2vec2-style speech encoders (wav2vec2, HuBERT, WavLM,
-Data2VecAudio, UniSpeech, SEW) normalize their positional convolution so, in
-every forward. ``aten._weight_norm_interface`` (the fused form, which also
-returns the norm) is known to torch-mlir, but its decomposition types the norm
-as ``v``, so it fails too (a cast between incompatible shapes, or a mistyped
-result): both are rewritten.
+``torch.nn.utils.weight_norm`` computes a layer's weight as
+``torch._weight_norm(v, g, dim)``; torch-mlir has no op for it (it imports as
+``torch.operator "torch.aten._weight_norm"``), so IREE's input conversion
+fails on wav2vec2-style speech encoders (wav2vec2, HuBERT, WavLM, ...), which
+normalize their positional convolution so in every forward. The fused
+``aten._weight_norm_interface`` is known to torch-mlir, but its decomposition
+types the norm as ``v``, so it fails too: both are rewritten.
 
 ``decompose_weight_norm`` (and ``decompose_weight_norm_interface``) write PyTorch's composite: the 2-norm of ``v`` over
 every dim but ``dim``, kept (``linalg_vector_norm``; over all dims for ``dim

@@ -4,8 +4,7 @@ how many elements the mask selects.
 torch-mlir turns the mask into ``nonzero(mask)`` (a data-dependent length) and a
 scatter, which IREE's ``iree_linalg_ext.scatter`` refuses where the values have
 a static length for that count (``x[mask] = feats``, a mask beside an integer
-index): ``mismatch in shape of indices and update value``. A mask after a
-``None`` (``x[:, mask] = v``) is not decomposed at all and fails on its operands.
+index). A mask after a ``None`` (``x[:, mask] = v``) is not decomposed at all.
 
 ``mask_put_as_where``: the mask the only tensor index, the values without a
 count dim (or one of 1): ``where(mask, values, x)`` (``x + values`` where

@@ -2,14 +2,12 @@
 torch frontend imports every other tensor.
 
 A program that writes an integer input in place (``x.zero_()``, ``index_put_``
-on an int64 input) exports with a mutable argument (``!torch.tensor``,
-``torch.copy.to_vtensor``, ``torch.overwrite.tensor.contents``). IREE 3.13's
+on an int64 input) exports with a mutable argument. IREE 3.13's
 ``torch-iree-func-conversion`` imports it with the torch dtype's builtin type
-kept signed (``convertMutableTensorArg`` calls ``toBuiltinTensor`` without the
-signless conversion its immutable path and ``convertToBuiltinTensor`` make), so
-``torch-finalizing-backend-type-conversion`` finds ``tensor<?xsi64>`` where it
-wants ``tensor<?xi64>``: ``failed to legalize unresolved target materialization
-from ('tensor<?x?xsi32>') to ('tensor<?x?xi32>')``. Floats are unaffected.
+kept signed (``convertMutableTensorArg`` skips the signless conversion its
+immutable path makes), so ``torch-finalizing-backend-type-conversion`` finds
+``tensor<?xsi64>`` where it wants ``tensor<?xi64>``: ``failed to legalize
+unresolved target materialization``. Floats are unaffected.
 
 ``import_signless`` rewrites such an import to the signless type (result and
 ``target_encoding``) and rebuilds its ``torch_c.from_builtin_tensor`` users on

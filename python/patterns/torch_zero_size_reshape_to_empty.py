@@ -4,21 +4,19 @@ Root cause. IREE's torch frontend lowers ``torch.aten.view`` (what
 ``aten.reshape``, ONNX's ``Reshape`` and the flatten family become) with
 ``ConvertAtenViewOp``, which matches input and output dims by the products of
 their sizes and divides by them: a static 0-sized dim makes it divide by zero
-(SIGFPE in ``getMultiplier``), and ``iree-compile`` dies. In opt-py's process
-the signal takes the whole run down, silently (onnx_ops'
-``test_reshape_allowzero_reordered``: ``[0,3,4]`` to ``[3,4,0]``).
+(SIGFPE in ``getMultiplier``), and ``iree-compile`` dies, in opt-py's process
+silently (onnx_ops' ``test_reshape_allowzero_reordered``).
 
 A reshape keeps the number of elements, so one whose input or output type has
 a static 0 has none: its result is the empty tensor of its result type,
-whatever it is computed from. The patterns replace it by exactly
-that, a ``tensor.empty`` of the builtin type brought in by
+whatever it is computed from. The patterns replace it by exactly that, a
+``tensor.empty`` of the builtin type brought in by
 ``torch_c.from_builtin_tensor``, which the frontend passes through; ONNX's
 ``Reshape`` as imported likewise. Dynamic result dims take their sizes from
 the view's size list where those are ``torch.aten.size.int`` or non-negative
-constants. Left alone: reshapes with
-elements, unknown dtypes, a dynamic result dim whose size is not provably
-such a size (-1, a runtime shape), and an ONNX result type that has elements
-while the input has none (an invalid program).
+constants. Left alone: reshapes with elements, unknown dtypes, a dynamic
+result dim whose size is not provably such a size (-1, a runtime shape), and
+an ONNX result type that has elements while the input has none.
 """
 
 from __future__ import annotations

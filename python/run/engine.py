@@ -366,7 +366,7 @@ def single_threaded(ctx):
     worker threads, and a worker that reports an error waits for the GIL
     that the waiting caller holds: a deadlock (seen in opt-py compile, and
     in runs of a split input whose chunks fail to verify). A big parse is
-    no slower for it on a small machine (docs/performance.md)."""
+    no slower for it on a small machine (docs/reports/performance.md)."""
     threaded = ctx.get_num_threads() > 1
     if threaded:
         ctx.enable_multithreading(False)

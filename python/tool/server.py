@@ -4,7 +4,7 @@ A cold run spends most of its time before it reads any IR: starting Python,
 importing the MLIR bindings and opt-py. The first run starts this server in
 the background (``client.py``); it imports all that once, listens on a Unix
 socket and serves each request with a worker forked from that warm state
-(``worker.py``). Whatever a run changes (plugins, dialects, caches, signal
+(``forked_run.py``). Whatever a run changes (plugins, dialects, caches, signal
 handlers) ends with its worker, so each run sees what a cold run sees: its
 output goes to the client's own descriptors, its exit status or killing
 signal comes back, signals at the client are forwarded, and a client that
@@ -27,7 +27,7 @@ import time
 
 from .client import package_dir, peer_pid, peer_uid, private_dir
 from .codewatch import CodeWatch
-from .worker import end_spare, fork_spare, hand_over
+from .forked_run import end_spare, fork_spare, hand_over
 
 DEFAULT_IDLE_S = 300.0
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")

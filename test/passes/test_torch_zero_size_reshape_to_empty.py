@@ -218,6 +218,6 @@ def test_onnx_test_passes_with_fixes(tmp_path):
     opt_py = [sys.executable, "-m", "opt_py", "compile", "--fixes", *flags, "model.mlir", "-o", str(vmfb)]
     proc = subprocess.run(opt_py, cwd=folder, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
-    run = [e2e._runtime_tool("iree-run-module"), f"--module={vmfb}", "--device=local-sync"]
+    run = [e2e.runtime_tool("iree-run-module"), f"--module={vmfb}", "--device=local-sync"]
     proc = subprocess.run([*run, "--flagfile=run_module_io_flags.txt"], cwd=folder, capture_output=True, text=True)
     assert proc.returncode == 0 and "[SUCCESS]" in proc.stdout, proc.stdout + proc.stderr

@@ -1,11 +1,12 @@
 """opt-py compile --fixes: which fixes, where, for which target; and the contract on known bugs.
 
-The contract (docs/fixes.md): with --fixes a program compiles wherever stock
+The contract (docs/reference/fixes.md): with --fixes a program compiles wherever stock
 IREE compiles, and its numbers equal stock's or are right where stock's are
 wrong. The real-model corpus checks it on whole models; here, the table's
 mechanics and the bugs the fixes exist for.
 """
 
+import re
 import shlex
 import subprocess
 import sys
@@ -147,13 +148,19 @@ def test_cpu_fixes_need_no_codegen_point():
 
 
 def test_list_fixes_names_each_fix_and_its_point():
+    """--list-fixes prints FIXES: each fix once, in its order, with its point and what it fixes."""
     proc = opt_py("compile", "--list-fixes", *CUDA)
     assert proc.returncode == 0, proc.stderr
+    listed = re.findall(r"^  ([\w-]+) ", proc.stdout, flags=re.M)
+    assert listed == [f.name for f in fixes.FIXES]
     for f in fixes.FIXES:
-        assert f.name in proc.stdout
+        assert f.fixes in proc.stdout, f.name
         if f.phase and "cuda" in f.targets:
             spec = f"{f.phase}:{f.spelled('cuda')}"
             assert f"--inject {shlex.quote(spec)}" in proc.stdout
+        if f.codegen.get("cuda"):
+            spec = f"{f.codegen['cuda']}:{f.spelled('cuda')}"
+            assert f"--inject-codegen {shlex.quote(spec)}" in proc.stdout
 
 
 def test_bare_fixes_never_swallows_the_input(tmp_path):
@@ -261,3 +268,45 @@ def test_leaving_one_fix_out_keeps_the_others_as_all_runs_them():
     assert by_name.held == [] and "forall-reuse-shared-outs" in [f.name for f in by_name.chosen]
     with pytest.raises(CompileError, match="unknown fix\\(es\\) nope"):
         fixes.compile_with_fixes(path, CPU, leave_out=("nope",))
+
+
+def _fixes_md_rows() -> list[tuple[list[str], str, str]]:
+    """docs/reference/fixes.md's table: (the fixes a row names, its where, its targets), in order."""
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "reference" / "fixes.md"
+    rows = []
+    for line in page.read_text().splitlines():
+        if line.startswith("| [`"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            names = re.findall(r"\[`([\w-]+)`\]\(\.\./passes/([\w-]+)\.md\)", cells[0])
+            assert all(n == p for n, p in names), f"fixes.md links a fix to another's page: {cells[0]}"
+            rows.append(([n for n, _ in names], cells[1], cells[2]))
+    return rows
+
+
+def test_fixes_md_table_is_the_fixes_table():
+    """docs/reference/fixes.md copies FIXES for readers: exactly its fixes, in its order, each at its phase
+    (or codegen point) for its targets, with the options a target spells it with."""
+    rows = _fixes_md_rows()
+    assert [n for names, _, _ in rows for n in names] == [f.name for f in fixes.FIXES]
+    by_name = {f.name: f for f in fixes.FIXES}
+    every = ("cpu", "cuda", "rocm", "other")
+    for names, where, targets in rows:
+        for f in (by_name[n] for n in names):
+            if f.phase:
+                assert where.split(",")[0] == f.phase, f"{f.name}: fixes.md says '{where}', FIXES '{f.phase}'"
+                kinds = f.targets
+            else:
+                assert where.startswith("codegen"), f"{f.name}: fixes.md says '{where}', FIXES a codegen point"
+                for point in f.codegen.values():
+                    side, _, at = point.partition(":")
+                    assert f"{side} `{at}`" in where, f"{f.name}: fixes.md's '{where}' misses {point}"
+                kinds = tuple(k for k in every if k in f.codegen)
+            if kinds == every:
+                assert targets.startswith("all"), f"{f.name}: runs for all targets; fixes.md says '{targets}'"
+            else:
+                said = set(re.findall(r"\b(cpu|cuda|rocm|other)\b", re.sub(r"`[^`]*`", "", targets)))
+                assert said == set(kinds), f"{f.name}: fixes.md says '{targets}', FIXES {kinds}"
+            for option in set(f.options.values()):
+                assert f"`{option}`" in targets, f"{f.name}: fixes.md's targets do not name its options {option}"

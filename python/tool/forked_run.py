@@ -1,4 +1,4 @@
-"""A warm server's worker: forked ahead of its request, it becomes the client's process for one run.
+"""A warm server's forked run: a worker forked ahead of its request becomes the client's process for one run.
 
 While it waits it copies the pages a run would otherwise copy on its first
 write to each (``MADV_POPULATE_WRITE`` over the heap and the small writable
