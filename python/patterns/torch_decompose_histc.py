@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
 from iree.compiler import ir
 
 from ..authoring import pattern
@@ -46,7 +45,7 @@ from .torch_ir import (
     vtensor,
 )
 
-FLOAT = {"f32": np.float32, "f64": np.float64}  # the dtypes torch's CPU and CUDA kernels bin alike
+FLOAT = ("f32", "f64")  # the dtypes torch's CPU and CUDA kernels bin alike
 
 
 @dataclass(frozen=True)
@@ -100,7 +99,9 @@ def plan_histc(op) -> HistcPlan | str:
         return refusal
     if not compatible(VTensor((bins,), xt.dtype), rt):
         return f"the result {rt.ir_type()} is not [{bins}] of the input's dtype"
-    dtype = FLOAT[xt.dtype]
+    import numpy as np  # here, not at import: the pass module is loaded wherever histc is
+
+    dtype = {"f32": np.float32, "f64": np.float64}[xt.dtype]
     with np.errstate(over="ignore", invalid="ignore"):
         low, high = dtype(lo), dtype(hi)
         width, scale = dtype(high - low), dtype(bins)

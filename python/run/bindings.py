@@ -172,6 +172,7 @@ def import_bindings_lean() -> None:
     finally:
         if stand_in is not None and sys.modules.get("numpy") is stand_in:
             del sys.modules["numpy"]
+    stub_missing_dialect_modules()  # before any pass module imports linalg: its op classes, not its OpDSL
 
 
 def new_context(all_dialects: bool = True):

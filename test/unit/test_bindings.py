@@ -64,3 +64,22 @@ with ir.Context():
 """
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.split() == ["CopyOp", "False", "True", "True"]
+
+
+def test_the_command_imports_fix_passes_without_opdsl():
+    """The command's lean import puts the lean linalg module in place before any pass module imports
+    ``linalg`` at its top (abi-convert-demoted-tensors' does, and its guard's ops are in every torch
+    program): loading the --fixes passes pulls in neither OpDSL nor numpy (~0.9 s of a cold compile)."""
+    code = """
+import sys
+from opt_py.run.bindings import import_bindings_lean
+import_bindings_lean()
+from opt_py.pipeline.registry import builtin_pass
+from opt_py.iree import fixes
+for f in fixes.FIXES:
+    builtin_pass(f.name)
+print(any("opdsl" in k for k in sys.modules), "numpy" in sys.modules)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "False"]

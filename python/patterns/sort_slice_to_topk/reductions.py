@@ -7,7 +7,6 @@ excludes exactly the earlier winners and ties go to the lower index.
 
 from __future__ import annotations
 
-import numpy as np
 from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
@@ -183,6 +182,8 @@ def rank_pick(comps, dims, dim, k, order):
     ident = list(range(rank))
     at_j = [rank if d == dim else d for d in range(rank)]
     counts = rank_counts(comps, dims, dim, order)
+    import numpy as np  # only for the ranks' constant: importing numpy costs every cold compile ~0.2 s
+
     ranks = arith.constant(ir.RankedTensorType.get([k], i32), ir.DenseElementsAttr.get(np.arange(k, dtype=np.int32)))
     out_sizes = dims[:dim] + [k] + dims[dim + 1 :]
     zero_out = linalg.fill(arith.constant(i64, 0), outs=[tensor.empty(out_sizes, i64)])
