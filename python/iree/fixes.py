@@ -514,6 +514,7 @@ class FixRun:
     held: list[Fix] = field(default_factory=list)
     brought: list[Fix] = field(default_factory=list)
     failure: str = ""
+    const_eval: bool = False  # opt-py evaluated the constants, the fixes inside (IREE's failed in its phase)
 
 
 def compile_with_fixes(
@@ -531,25 +532,36 @@ def compile_with_fixes(
 
     With every fix (``all``), the held-back ones (``Fix.failure``) are left out of the compile; if it fails
     with the failure one of them exists for, the program is compiled again with those too, until it
-    compiles or no held-back fix answers its error. Named fixes all run in the first compile.
+    compiles or no held-back fix answers its error. Named fixes all run in the first compile. IREE's
+    const-eval JIT, a compile of its own where no fix runs, is held back the same way: if the compile
+    fails in global-optimization (where that JIT runs), it is compiled again with opt-py's const-eval,
+    the fixes inside (iree/const_eval.py), which costs a nested compile of its own where IREE's works.
     ``leave_out``: fixes dropped from ``spec``, the others run as ``spec`` runs them (with ``all``, the
     held-back ones still held back): ``--fixes`` minus one, to find what one fix costs (opt-py bundle)."""
+    from .const_eval import PHASE as CONST_EVAL_PHASE  # where IREE's const-eval JIT runs
     from .phases import compile_with_injections
 
     dropped = {f.name for f in select(",".join(leave_out))} if leave_out else set()
     run = FixRun([f for f in select(spec) if f.name not in dropped])
     if spec in ("", "all"):
         run.held = [f for f in run.chosen if f.failure and applies(f, iree_flags, compile_to)]
+    # Where opt-py could take const-eval over, a stop after global-optimization tells a failure there.
+    can_take = const_eval_takeover(run.chosen, iree_flags, compile_to)[0] is not None
+    after = dict(compile_options.pop("after_phase", None) or {})
+    if can_take:
+        after.setdefault(CONST_EVAL_PHASE, [])
     data = None
-    if run.held and not _regular_file(input_path):
+    if (run.held or can_take) and not _regular_file(input_path):
         with open(input_path, "rb") as f:  # a stream is read once, for every compile
             data = f.read()
     notes: list[str] = []
     while True:
         fixes = [f for f in run.chosen if f not in run.held]
         phase, codegen = injections(fixes, iree_flags, compile_to)
-        const_eval, flags, said = const_eval_takeover(fixes, iree_flags, compile_to)
-        notes += [n for n in said if n not in notes]
+        const_eval, flags = None, iree_flags
+        if run.const_eval:
+            const_eval, flags, said = const_eval_takeover(fixes, iree_flags, compile_to)
+            notes += [n for n in said if n not in notes]
         result = compile_with_injections(
             input_path,
             flags,
@@ -558,11 +570,19 @@ def compile_with_fixes(
             compile_to=compile_to,
             data=data,
             const_eval=const_eval,
+            after_phase=after,
             **compile_options,
         )
-        if result.ok or not run.held:
+        if result.ok:
             break
         text = "\n".join(result.messages)
+        if can_take and not run.const_eval and f"before reaching phase '{CONST_EVAL_PHASE}'" in text:
+            run.const_eval = True
+            notes.append(
+                f"opt-py: note: IREE failed in {CONST_EVAL_PHASE}, where its const-eval JIT compiles constants "
+                "without the fixes: compiling again with opt-py's const-eval, the fixes inside"
+            )
+            continue
         wanted = [f for f in run.held if re.search(f.failure, text)]
         if not wanted:
             break
@@ -635,6 +655,8 @@ def report(run: FixRun, iree_flags, result: CompileResult, compile_to: str | Non
     rows = [f"opt-py: fixes report (target '{kind}'):"]
     if run.brought:
         rows.append(f"  (a first compile failed with '{run.failure}': compiled again with the fixes for it)")
+    if run.const_eval:
+        rows.append("  (IREE failed where its const-eval runs: opt-py evaluated the constants, the fixes inside)")
     for f in run.chosen:
         if f in run.held:
             rows.append(f"  {f.name:<34} {'held back':<22} {'':>8}  no compile failed with the failure it is for")
