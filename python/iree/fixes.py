@@ -104,6 +104,13 @@ FIXES: tuple[Fix, ...] = (
         ops=TORCH_OPERATOR,
     ),
     Fix(
+        "torch-decompose-logsumexp",
+        "torch.aten.logsumexp has no lowering (its constants fail IREE's input conversion): "
+        "written as torch._refs.logsumexp decomposes it",
+        phase="start",
+        ops=("torch.aten.logsumexp",),
+    ),
+    Fix(
         "torch-topk-unsorted-as-sorted",
         "torch.topk(sorted=False) is not lowered (DeepSeek-V3's routing): computed sorted, an order it allows",
         phase="start",
