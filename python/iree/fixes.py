@@ -98,6 +98,19 @@ FIXES: tuple[Fix, ...] = (
         ops=("torch.aten.__and__.Tensor",),
     ),
     Fix(
+        "torch-xor-to-bitwise-xor",
+        "torch.aten.__xor__.Tensor is not a torch-mlir op (a ^ b on tensors, a torch.operator): bitwise_xor.Tensor",
+        phase="start",
+        ops=TORCH_OPERATOR,
+    ),
+    Fix(
+        "torch-decompose-logsumexp",
+        "torch.aten.logsumexp has no lowering (its constants fail IREE's input conversion): "
+        "written as torch._refs.logsumexp decomposes it",
+        phase="start",
+        ops=("torch.aten.logsumexp",),
+    ),
+    Fix(
         "torch-topk-unsorted-as-sorted",
         "torch.topk(sorted=False) is not lowered (DeepSeek-V3's routing): computed sorted, an order it allows",
         phase="start",

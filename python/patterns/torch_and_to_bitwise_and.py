@@ -26,7 +26,12 @@ from .torch_ir import INTEGERS, convert, create, ranked_refusal, result_type, vt
 
 @pattern("torch.aten.__and__.Tensor")
 def and_to_bitwise_and(op, rewriter):
-    op = op.operation
+    return as_bitwise(op.operation, rewriter, "torch.aten.bitwise_and.Tensor")
+
+
+def as_bitwise(op, rewriter, name: str):
+    """``op(a, b)``, torch's ``a & b`` or ``a ^ b``, written as the ATen op ``name`` it calls (shared with
+    torch-xor-to-bitwise-xor): the operands converted to the result's dtype, which must be torch's promotion."""
     a, b = op.operands
     at, bt, rt = vtensor(a.type), vtensor(b.type), vtensor(op.results[0].type)
     refusal = ranked_refusal("an operand or the result", (at, bt, rt))
@@ -38,6 +43,6 @@ def and_to_bitwise_and(op, rewriter):
         return rewriter.fail(f"the result's dtype {rt.dtype} is not torch's promotion of {at.dtype} and {bt.dtype}")
     with rewriter.ip, op.location:
         operands = [convert(a, at, rt.dtype), convert(b, bt, rt.dtype)]
-        new = create("torch.aten.bitwise_and.Tensor", [op.results[0].type], operands)
+        new = create(name, [op.results[0].type], operands)
     rewriter.replace_op(op, new)
     return True

@@ -34,6 +34,8 @@ BUILTIN_PASSES: dict[str, str] = {
     "attention-add-zero-mask": "attention_add_zero_mask:AttentionAddZeroMask",
     "torch-decompose-diff": "torch_decompose_diff:TorchDecomposeDiff",
     "torch-and-to-bitwise-and": "torch_and_to_bitwise_and:TorchAndToBitwiseAnd",
+    "torch-xor-to-bitwise-xor": "torch_xor_to_bitwise_xor:TorchXorToBitwiseXor",
+    "torch-decompose-logsumexp": "torch_decompose_logsumexp:TorchDecomposeLogsumexp",
     "torch-topk-unsorted-as-sorted": "torch_topk_unsorted_as_sorted:TorchTopkUnsortedAsSorted",
     "torch-decompose-histc": "torch_decompose_histc:TorchDecomposeHistc",
     "torch-decompose-grouped-mm": "torch_decompose_grouped_mm:TorchDecomposeGroupedMM",
