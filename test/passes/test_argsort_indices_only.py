@@ -281,3 +281,30 @@ def test_stock_fails_and_the_gpu_copy_fails_differently(tmp_path):
     with pytest.raises(OptPyError, match=f"Got {2**55} bytes"):
         compile_text(text, tmp_path, ("executable-sources:sort-drop-unused-results",), "copy")
     assert len(compile_text(text, tmp_path, PASS, "fixed")) > 0
+
+
+ARGSORT_DIM0 = """
+func.func @main(%arg0: !torch.vtensor<[?,?],f32>) -> !torch.vtensor<[?,?],si64> {
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %0 = torch.aten.argsort %arg0, %int0, %false : !torch.vtensor<[?,?],f32>, !torch.int, !torch.bool -> !torch.vtensor<[?,?],si64>
+  return %0 : !torch.vtensor<[?,?],si64>
+}
+"""
+
+
+def test_every_stack_error_brings_it(tmp_path):
+    """An argsort along dim 0 of a [?, ?] tensor fails stock with a third form of the stack error ("stack
+    allocation size overflows 64 bits"); --fixes, which holds the fix back until a stack error, must know it
+    (the fuzzer's seed 117 regressed when only the other two forms did)."""
+    from opt_py.iree import fixes
+
+    path = tmp_path / "argsort_dim0.mlir"
+    path.write_text(ARGSORT_DIM0)
+    result, run = fixes.compile_with_fixes(str(path), CPU.compile_flags)
+    assert result.ok, result.messages
+    assert "stack allocation size overflows" in run.failure
+    assert "argsort-indices-only" in [f.name for f in run.brought]
+    x = np.random.default_rng(3).integers(-4, 5, (9, 5)).astype(np.float32)
+    (got,) = e2e.run_runtime(result.output, CPU, "main", [x])
+    np.testing.assert_array_equal(got, np.argsort(x, axis=0, kind="stable"))
