@@ -121,6 +121,11 @@ def copy_read_only_sort_operand(op, rewriter):
         return rewriter.fail("no unused, comparator-read result sorts a read-only input in place")
     if any(ir.RankedTensorType(op.operands[i].type).encoding is not None for i in targets):
         return rewriter.fail("the read-only input has a tensor encoding, which a plain copy would drop")
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    if any(ir.RankedTensorType(op.operands[i].type).is_dynamic_dim(dim) for i in targets):
+        # Each tile of the copy spans the sorted dim: GPU codegen sizes it by the dim's upper bound, 2^55
+        # bytes of shared memory, where stock compiles the sort (the fuzzer's cuda seed 159).
+        return rewriter.fail("the sorted dimension is dynamic: the copy's tile would be sized by its upper bound")
     with rewriter.ip, op.location:
         copies = {i: _working_copy(op.operands[i]) for i in targets}
         new = op.clone()  # the same sort reading the copies, so the rewriter sees a replacement

@@ -169,3 +169,29 @@ func.func @topk_indices_dispatch_dynamic() {
   iree_tensor_ext.dispatch.tensor.store %4#1, %1, offsets = [0, 0], sizes = [%n, 64], strides = [1, 1] : tensor<?x64xi32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<?x64xi32>>{%n}
   return
 }
+
+// -----
+
+// Negative: the sorted dimension is dynamic. A tile of the copy spans it, and
+// GPU codegen sizes it by the dim's upper bound (2^55 bytes of shared memory),
+// where stock compiles the sort: the sort is left alone.
+// CHECK-LABEL: func.func @topk_indices_dispatch_dynamic_sorted_dim
+// CHECK-NOT: linalg.copy
+// CHECK: iree_linalg_ext.sort dimension(0)
+#layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+func.func @topk_indices_dispatch_dynamic_sorted_dim() {
+  %c0 = arith.constant 0 : index
+  %n0 = hal.interface.constant.load layout(#layout) ordinal(0) : i32
+  %n = arith.index_castui %n0 : i32 to index
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xi32>>{%n}
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<?xi32>>{%n}
+  %2 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0], sizes = [%n], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?xi32>>{%n} -> tensor<?xi32>
+  %3 = iree_tensor_ext.dispatch.tensor.load %1, offsets = [0], sizes = [%n], strides = [1] : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<?xi32>>{%n} -> tensor<?xi32>
+  %4:2 = iree_linalg_ext.sort dimension(0) outs(%2, %3 : tensor<?xi32>, tensor<?xi32>) {
+  ^bb0(%a: i32, %b: i32, %c: i32, %d: i32):
+    %5 = arith.cmpi sgt, %a, %b : i32
+    iree_linalg_ext.yield %5 : i1
+  } -> tensor<?xi32>, tensor<?xi32>
+  iree_tensor_ext.dispatch.tensor.store %4#1, %1, offsets = [0], sizes = [%n], strides = [1] : tensor<?xi32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<?xi32>>{%n}
+  return
+}
