@@ -89,10 +89,8 @@ def _refusal(op) -> str | None:
     results = list(op.results)
     if not results or not all(isinstance(r.type, ir.RankedTensorType) for r in results):
         return "not on tensors (buffer semantics, or no result)"
-    for r in results:
-        t = ir.RankedTensorType(r.type)
-        if any(not t.is_dynamic_dim(k) and t.get_dim_size(k) == 0 for k in range(t.rank)):
-            return "an empty result (IREE elides it before dispatches are formed)"
+    if any(_has_static_zero(r.type) for r in results):
+        return "an empty result (IREE elides it before dispatches are formed)"
     if not empty_loops(op):
         return "no loop of static range 0"
     return None
