@@ -271,14 +271,14 @@ def test_torch_sort_and_argsort_with_fixes(tmp_path):
     np.testing.assert_array_equal(e2e.run_runtime(vmfb, CPU, "argsort_batch1", [x])[0], np.argsort(x, kind="stable"))
 
 
-def test_stock_fails_and_the_gpu_copy_fails_differently(tmp_path):
-    """The bug in this IREE, and what sort-drop-unused-results' working copy (meant for GPUs) makes of
-    it on the CPU: the copy's tensor.empty is bounded by the length's assumed maximum, 2^53 elements
-    (2^55 bytes of f32), a static stack allocation over the limit."""
+def test_stock_fails_and_the_gpu_copy_leaves_it(tmp_path):
+    """The bug in this IREE, and why sort-drop-unused-results (meant for GPUs) is no answer: its working
+    copy of a sort input with a dynamic sorted dim would be bounded by the length's assumed maximum (2^55
+    bytes of f32), so it leaves such a sort alone and the compile fails as stock's does; this pass fixes it."""
     text = program([Case("argsort", (None,), 0, "f32", "i64", "olt", (9,))])
     with pytest.raises(OptPyError, match="expected no unbounded stack allocations"):
         compile_text(text, tmp_path)
-    with pytest.raises(OptPyError, match=f"Got {2**55} bytes"):
+    with pytest.raises(OptPyError, match="expected no unbounded stack allocations"):
         compile_text(text, tmp_path, ("executable-sources:sort-drop-unused-results",), "copy")
     assert len(compile_text(text, tmp_path, PASS, "fixed")) > 0
 
