@@ -10,8 +10,10 @@ killed this process through the command line and read IREE's stack dump.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -84,7 +86,10 @@ def run_side(path, program, config, side, inputs, reference, native, t, say) -> 
     try:
         vmfb = compile_side(path, config, side)
     except OptPyError as e:
-        return {"outcome": "compile-fail", "error": first_error(str(e)), "seconds": _since(t0)}
+        rec = {"outcome": "compile-fail", "error": first_error(str(e)), "seconds": _since(t0)}
+        if LEFT_BEHIND.search(rec["error"]):
+            rec["left"] = left_unconverted(path, config, side)
+        return rec
     if config["target"] != "cpu":
         return {"outcome": "compiled", "seconds": _since(t0)}
     say(f"run {side}")
@@ -103,6 +108,27 @@ def run_side(path, program, config, side, inputs, reference, native, t, say) -> 
         rec["wrong_outputs"] = list(verdict.wrong_outputs)
         rec["observed"] = [np.asarray(g) for g in got]
     return rec
+
+
+# The frontend's finalizing conversion names the first illegal op it meets: a value op (a constant, a
+# literal, a list) stands for the op that reads it and was not lowered; left_unconverted finds that op.
+LEFT_BEHIND = re.compile(r"failed to legalize operation 'torch\.(constant\.\w+|vtensor\.literal|prim\.\w+)'")
+
+
+def left_unconverted(path, config: dict, side: str) -> list[str]:
+    """The torch ops the side's frontend left unconverted (after its ``start`` fixes, for ``--fixes``)."""
+    from ..iree import e2e
+    from ..iree.input_conversion import left_unconverted as left
+    from ..run.api import run_pipeline
+
+    text = Path(path).read_text()
+    start = [spec.split(":", 1)[1] for spec in side_injections(config, side)[0] if spec.startswith("start:")]
+    try:
+        for pipeline in start:
+            text = run_pipeline(text, pipeline)
+    except OptPyError:
+        return []
+    return left(text, [*e2e.TARGETS[config["target"]].compile_flags, *config.get("flags", ())])
 
 
 def _since(t0: float) -> float:

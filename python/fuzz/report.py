@@ -162,15 +162,15 @@ def build(paths) -> str:
             sig_bucket[red["first_signature"]].add(red["bucket"])
     lines += ["", f"## Buckets ({len(buckets)})", ""]
     lines += [
-        "| bucket | signature | failures | smallest reproducer | `--fixes` | known issue |",
+        "| bucket | signature | programs | smallest reproducer | `--fixes` | known issue |",
         "| --- | --- | ---: | --- | --- | --- |",
     ]
     rows = []
     for name, reds in buckets.items():
-        sigs = {red["first_signature"] for red in reds}
-        count = sum(len(by_sig[s]) for s in sigs)
+        programs = {r["seed"]: r for s in {red["first_signature"] for red in reds} for r in by_sig[s]}
+        count = len(programs)  # a program both sides fail counts once
         best = min(reds, key=lambda r: len(r["ops"]))
-        fixes = _fixes_verdict(best, [r for s in sigs for r in by_sig[s]])
+        fixes = _fixes_verdict(best, list(programs.values()))
         issue = known.match(best["signature"], best.get("ops", []), config["target"])
         rows.append(
             (
@@ -184,7 +184,7 @@ def build(paths) -> str:
     if unreduced:
         lines += ["", "First signatures with no reduction yet (or that did not reproduce):", ""]
         lines += [
-            f"- {_cell(s)}: {len(by_sig[s])} failures (seeds {', '.join(str(r['seed']) for r in by_sig[s][:5])})"
+            f"- {_cell(s)}: {len(by_sig[s])} programs (seeds {', '.join(str(r['seed']) for r in by_sig[s][:5])})"
             for s in sorted(unreduced, key=lambda s: -len(by_sig[s]))
         ]
     return "\n".join(lines) + "\n"

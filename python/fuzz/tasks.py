@@ -54,6 +54,8 @@ def signature(side: dict) -> str:
         return "wrong"
     if o == "timeout":
         return f"timeout in {side.get('step', 'compile').split(' ')[0]}"
+    if side.get("left"):  # the op the frontend did not lower, rather than the value op its conversion met
+        return f"{o}: torch ops left unconverted: {', '.join(side['left'])}"
     return f"{o}: {family(side.get('error', ''))}"
 
 

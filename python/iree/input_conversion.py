@@ -151,6 +151,48 @@ def run_frontend(fe: Frontend, injections: list[InputInjection], module, run_pip
         start = k
 
 
+FINALIZING_PASS = "torch-finalizing-backend-type-conversion"  # fails on whatever torch op the lowering left
+
+
+def left_unconverted(text: str, iree_flags) -> list[str]:
+    """The torch ops IREE's frontend lowering leaves in ``text`` (sorted; a ``torch.operator`` by the op it
+    stands for): the frontend run up to its finalizing type conversion, and what is still a torch op then.
+
+    That conversion names the first illegal op it meets, often a constant the unconverted op reads
+    (``'torch.constant.bool'``), so one missing lowering shows as many messages. Empty where the frontend
+    fails before that pass, or the program has no torch frontend."""
+    from iree.compiler import ir, passmanager
+
+    from ..run.bindings import new_context
+
+    with new_context():
+        module = ir.Module.parse(text)
+        try:
+            fe = frontend(module.operation, iree_flags)
+        except CompileError:
+            return []
+        names = fe.names()
+        if FINALIZING_PASS not in names:
+            return []
+        before = ",".join(fe.elements[: names.index(FINALIZING_PASS)])
+        try:
+            passmanager.PassManager.parse(f"builtin.module({before})").run(module.operation)
+        except ir.MLIRError:
+            return []
+        found: set[str] = set()
+
+        def visit(op):
+            name = op.name
+            if name == "torch.operator":
+                name = ir.StringAttr(op.attributes["name"]).value
+            if name.startswith(("torch.aten.", "torch.prims.", "onnx.")):
+                found.add(name)
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(visit)
+    return sorted(found)
+
+
 def session_flags(iree_flags) -> list[str]:
     """The flags IREE compiles with once opt-py has run the frontend: the same, input type ``none``."""
     return [f for f in iree_flags if f.partition("=")[0] != INPUT_TYPE_FLAG] + [f"{INPUT_TYPE_FLAG}=none"]

@@ -87,14 +87,14 @@ def traceback_of(text: str) -> str:
 # --------------------------------------------------------------------------
 
 _LOCATION = re.compile(r"^(?:[^\s:]+:\d+:\d+|<unknown>:\d+(?::\d+)?|loc\([^)]*\)):\s*")
-_ONNX_OP = re.compile(r'name = "(onnx\.\w+)"|torch\.operator "(onnx\.\w+)"')
+_OPERATOR = re.compile(r'name = "((?:onnx|torch)\.[\w.]+)"|torch\.operator "((?:onnx|torch)\.[\w.]+)"')
 _TYPE = re.compile(r"(!torch\.\w+|tensor|memref|vector)<[^<>]*(?:<[^<>]*>[^<>]*)*>")
 
 
 def family(error: str) -> str:
     """An error normalised so that the same failure on other shapes groups together.
 
-    Kept: the message, quoted op names, the ONNX op a ``torch.operator`` stands
+    Kept: the message, quoted op names, the op a ``torch.operator`` stands
     for, the crash site and pass. Dropped: locations, the printed op after the
     message, the file and function of a failed check, SSA names, types, numbers.
     """
@@ -102,12 +102,12 @@ def family(error: str) -> str:
     text = _LOCATION.sub("", text)
     text = re.sub(r"^FAIL\s+\S+\s+@\S+\s*", "check failed: ", text)  # opt-py check: the file and function
     text = re.sub(r"^(?:opt-py: )?error:\s*", "", text)
-    onnx = _ONNX_OP.search(error)
+    operator = _OPERATOR.search(error)
     text = re.split(r":\s+(?=%|\"|\w+\.\w+\"?\()", text, maxsplit=1)[0]
     text = _TYPE.sub(r"\1<...>", text)
     text = re.sub(r"%[\w#]+", "%", text)
     text = re.sub(r"(?<![\w.])\d+(\.\d+)?(e[+-]?\d+)?(?![\w])", "N", text)
     text = re.sub(r"0x[0-9a-f]+", "0x.", text)
-    if onnx:
-        text += f" [{onnx.group(1) or onnx.group(2)}]"
+    if operator:
+        text += f" [{operator.group(1) or operator.group(2)}]"
     return text.strip()

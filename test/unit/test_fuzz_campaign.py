@@ -18,8 +18,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from opt_py.fuzz import campaign, execute, judge, linalg_ops, reduce, store, tasks
+from opt_py import OptPyError
+from opt_py.fuzz import campaign, execute, judge, known, linalg_ops, reduce, store, tasks
 from opt_py.fuzz.program import Program
+from opt_py.iree.outcomes import first_error
 
 ROOT = Path(__file__).resolve().parents[2]
 PLANTED = ROOT / "test" / "fuzz" / "planted_subf_as_addf.py"
@@ -138,6 +140,46 @@ def test_signatures_group_the_same_failure():
     assert tasks.signature(a) == tasks.signature(b)
     assert tasks.signature({"outcome": "wrong", "error": "x"}) == "wrong"
     assert tasks.signature({"outcome": "crash", "error": "SIGSEGV in mlir::Foo::bar (pass Baz)"}).startswith("crash:")
+
+
+LOGSUMEXP = """
+func.func @main(%arg0: !torch.vtensor<[4,?],f32>) -> !torch.vtensor<[4],f32> {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %0 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.logsumexp %arg0, %0, %false : !torch.vtensor<[4,?],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor<[4],f32>
+  return %1 : !torch.vtensor<[4],f32>
+}
+"""
+
+
+def test_a_constant_the_frontend_cannot_finalize_is_bucketed_by_the_op_left(tmp_path):
+    """IREE's frontend leaves logsumexp unlowered and its finalizing conversion then names whichever operand
+    it meets first (a constant): the side's signature names the op left instead, so one missing lowering is
+    one bucket; and --fixes' side is read after its start fixes, which lower it."""
+    path = tmp_path / "program.mlir"
+    path.write_text(LOGSUMEXP)
+    with pytest.raises(OptPyError) as failed:
+        execute.compile_side(str(path), {"target": "cpu"}, "stock")
+    error = first_error(str(failed.value))
+    assert execute.LEFT_BEHIND.search(error), error
+    assert execute.left_unconverted(path, {"target": "cpu"}, "stock") == ["torch.aten.logsumexp"]
+    assert execute.left_unconverted(path, {"target": "cpu"}, "fixes") == []
+    side = {"outcome": "compile-fail", "error": error, "left": ["torch.aten.logsumexp"]}
+    assert tasks.signature(side) == "compile-fail: torch ops left unconverted: torch.aten.logsumexp"
+    assert "llvm/torch-mlir#4578" in known.match(tasks.signature(side), ["logsumexp"], "cpu")
+    assert tasks.signature({**side, "left": []}).startswith("compile-fail: failed to legalize operation 'torch.")
+
+
+def test_known_issues_match_their_signatures_only():
+    stack = "compile-fail: 'memref.alloca' op expected no unbounded stack allocations"
+    assert known.match(stack, ["argsort"], "cpu").startswith("iree-org/iree#24735")
+    assert known.match(stack, ["cumsum"], "cpu") == "none found"  # a stack error of no sort is another bug
+    f64 = "run-fail: running @main failed: ... buffer view byte length N exceeds backing buffer byte length N"
+    assert known.match(f64, ["cumsum"], "cpu").startswith("iree-org/iree#24180")
+    assert (
+        known.match("compile-fail: failed to legalize operation 'torch.constant.int'", ["add"], "cpu") == "none found"
+    )
 
 
 def test_campaign_resumes_and_runs_each_seed_once(tmp_path, monkeypatch):
