@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 
 from ..errors import PassOptionError
 from ..syntax import split_list_value, split_option_text
+from .fix import Fix
 from .rewriting import Pattern
 
 _TRUE = {"true", "1", "on", "yes"}
@@ -179,6 +180,7 @@ class Pass:
     name: ClassVar[str] = ""
     anchor: ClassVar[str] = "any"
     summary: ClassVar[str] = ""
+    fix: ClassVar[Fix | None] = None  # for a fix among opt-py's own passes: where --fixes runs it
 
     def run(self, op, ctx: PassContext) -> None:  # pragma: no cover - abstract
         raise NotImplementedError(f"pass '{self.name}' declares no run()")

@@ -1,1 +1,1 @@
-"""opt-py's own passes, one module per pass. Names are listed in registry.BUILTIN_PASSES."""
+"""opt-py's own passes, one module per pass, named as its pass with '_' for '-' (registry.BUILTIN_PASSES)."""

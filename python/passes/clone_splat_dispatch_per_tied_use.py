@@ -7,7 +7,7 @@ sound: see ``opt_py.patterns.clone_splat_dispatch_per_tied_use``.
 
 from dataclasses import dataclass
 
-from ..authoring import Pass
+from ..authoring import Fix, Pass
 from ..patterns.clone_splat_dispatch_per_tied_use import clone_splat_dispatches_per_tied_use
 from ..patterns.ir_utils import operation
 
@@ -19,6 +19,12 @@ class CloneSplatDispatchPerTiedUse(Pass):
     summary = (
         "Give each in-place (tied) use of a dispatch that consumes no tensor its own copy of the "
         "dispatch and of its executable, so stream's CSE cannot merge the copies copy-on-write needs"
+    )
+    fix = Fix(
+        "scatters into one broadcast destination merged by stream's CSE "
+        "(wrong numbers, e.g. an MoE router over a dynamic token count)",
+        phase="flow",
+        ops=("flow.dispatch",),
     )
 
     def run(self, op, ctx):

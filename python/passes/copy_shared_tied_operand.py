@@ -7,7 +7,7 @@ flow:copy-shared-tied-operand``. Why it is needed and why it is sound: see
 
 from dataclasses import dataclass
 
-from ..authoring import Pass
+from ..authoring import Fix, Pass
 from ..patterns.copy_shared_tied_operand import copy_shared_tied_operands
 from ..patterns.ir_utils import operation
 
@@ -19,6 +19,15 @@ class CopySharedTiedOperand(Pass):
     summary = (
         "Give each in-place (tied) dispatch operand whose value has other uses its own copy, made by a "
         "dispatch of its own executable, so stream cannot share, elide or reorder the copy"
+    )
+    # After clone-splat: once each in-place use of a splat-like dispatch has its own dispatch, only values
+    # stream really shares are left for this one to copy.
+    fix = Fix(
+        "a value written in place and also used elsewhere (returned, read) seen "
+        "with the writes: stream reorders the reader's copy, or the ABI returns the written argument",
+        phase="flow",
+        ops=("flow.dispatch",),
+        after="clone-splat-dispatch-per-tied-use",
     )
 
     def run(self, op, ctx):

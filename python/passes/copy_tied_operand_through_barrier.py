@@ -7,7 +7,7 @@ sound: see ``opt_py.patterns.copy_tied_operand_through_barrier``.
 
 from dataclasses import dataclass
 
-from ..authoring import Pass
+from ..authoring import Fix, Pass
 from ..patterns.copy_tied_operand_through_barrier import copy_tied_operands_through_barriers
 from ..patterns.ir_utils import operation
 
@@ -20,6 +20,16 @@ class CopyTiedOperandThroughBarrier(Pass):
         "Give each in-place operand that reaches its writer through util.optimization_barrier from a shared "
         "value (a constant, a global, a value with other uses) its own copy, made by a dispatch of its own "
         "executable: stream's copy-on-write does not see the write behind the barrier"
+    )
+    # After copy-shared-tied-operand, for reading: that one copies the shared values whose writes stream
+    # sees, this one those a util.optimization_barrier hides from it. Each copy replaces one tied operand
+    # by a fresh value the other pass leaves alone, so either order gives the same copies.
+    fix = Fix(
+        "a constant, global or shared value reaching an in-place op through an optimization barrier "
+        "(util.unfoldable_constant, jax.lax.optimization_barrier) is written in place: results change "
+        "from call to call, and a module loaded read-only (mmap) faults",
+        phase="flow",
+        ops=("util.optimization_barrier",),
     )
 
     def run(self, op, ctx):

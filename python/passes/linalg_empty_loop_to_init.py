@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
-from ..patterns.linalg_empty_loop_to_init import PATTERNS
+from ..authoring import Fix, PatternPass
+from ..patterns.linalg_empty_loop_to_init import PATTERNS, ROOTS
 
 
 @dataclass(frozen=True)
@@ -13,6 +13,14 @@ class LinalgEmptyLoopToInit(PatternPass):
     summary = (
         "Replace a named linalg contraction, convolution, pooling or reduce with a loop of static range 0 "
         "(a K = 0 matmul; IREE's dispatch naming divides by it) by its inits: its body never runs"
+    )
+    # After IREE's input conversion, before global optimization: its const-eval compiles a K = 0 matmul of
+    # zero-size (constant) operands in a JIT of its own, which injections at a later phase never reach.
+    fix = Fix(
+        "a named linalg op with a loop of static range 0 (a K = 0 matmul, a reduction over an empty dim): "
+        "iree-flow-annotate-dispatches divides by the range (SIGFPE); the result is its init",
+        phase="input",
+        ops=ROOTS,
     )
 
     def patterns(self):

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import TORCH_OPERATOR, Fix, PatternPass
 from ..patterns.onnx_runtime_axes_as_select import runtime_axes_as_select
 
 
@@ -13,6 +13,14 @@ class OnnxRuntimeAxesAsSelect(PatternPass):
     summary = (
         "Emit an ONNX ReduceX or CumSum whose axes are a runtime tensor once per axes its static types "
         "allow, with constant axes, and select the copy the runtime axes name (IREE lowers no runtime axes)"
+    )
+    # On the module as parsed: the ONNX ops must still be torch.operator, before the ONNX-to-torch conversion
+    # reads their axes operand.
+    fix = Fix(
+        "an ONNX ReduceX or CumSum whose axes are a runtime tensor has no lowering: one copy per axes "
+        "the static types allow, selected at run time",
+        phase="start",
+        ops=TORCH_OPERATOR,
     )
 
     def patterns(self):

@@ -7,7 +7,7 @@ controls one thing, which its help says.
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass, option
+from ..authoring import Fix, PatternPass, option
 from ..patterns.sort_slice_to_topk.cost import Form, Rule, Select
 from ..patterns.sort_slice_to_topk.pattern import sort_slice_to_topk
 
@@ -19,6 +19,15 @@ class SortSliceToTopk(PatternPass):
     summary = (
         "Compute an iree_linalg_ext.sort whose results are only read through leading slices [0, k) "
         "as a top-k, in the form the rule picks for the shape, instead of IREE's O(n^2) bubble sort"
+    )
+    # On GPUs the GPU rule (argmax, rank counts, chunks with rank picks), composites materialized.
+    fix = Fix(
+        "a sort read only through a leading slice (torch.topk, argsort[:k]): IREE's "
+        "O(n^2) sort becomes a top-k, an arg-max, a rank count or chunks",
+        phase="global-optimization",
+        targets=("cpu", "cuda", "rocm"),
+        options={"cuda": "{rule=gpu materialize=true}", "rocm": "{rule=gpu materialize=true}"},
+        ops=("iree_linalg_ext.sort",),
     )
     allow_unordered_ties: bool = option(
         False,

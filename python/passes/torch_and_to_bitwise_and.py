@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import Fix, PatternPass
 from ..patterns.torch_and_to_bitwise_and import and_to_bitwise_and
 
 
@@ -13,6 +13,11 @@ class TorchAndToBitwiseAnd(PatternPass):
     summary = (
         "Write torch.aten.__and__.Tensor (no torch-mlir lowering) as torch.aten.bitwise_and.Tensor, "
         "its operands converted to the result's dtype as torch does"
+    )
+    fix = Fix(
+        "torch.aten.__and__.Tensor has no linalg lowering (transformers' masks): bitwise_and.Tensor",
+        phase="start",
+        ops=("torch.aten.__and__.Tensor",),
     )
 
     def patterns(self):

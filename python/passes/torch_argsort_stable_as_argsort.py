@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import TORCH_OPERATOR, Fix, PatternPass
 from ..patterns.torch_argsort_stable_as_argsort import argsort_stable_as_argsort
 
 
@@ -13,6 +13,12 @@ class TorchArgsortStableAsArgsort(PatternPass):
     summary = (
         "Write torch.aten.argsort.stable (torch 2.13's export of torch.argsort; no torch-mlir lowering) as "
         "torch.aten.argsort, whose lowering IREE sorts stably"
+    )
+    # On the module as parsed: torch-mlir has no op for argsort.stable; aten.argsort's lowering sorts stably.
+    fix = Fix(
+        "torch.argsort(stable=True) exports as torch.aten.argsort.stable, which has no lowering: aten.argsort",
+        phase="start",
+        ops=TORCH_OPERATOR,
     )
 
     def patterns(self):

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import TORCH_OPERATOR, Fix, PatternPass
 from ..patterns.torch_concat_as_cat import concat_as_cat
 
 
@@ -13,6 +13,11 @@ class TorchConcatAsCat(PatternPass):
     summary = (
         "Write torch.aten.concat and torch.aten.concatenate (aliases of cat that torch-mlir does not know) as "
         "torch.aten.cat, parts of another dtype converted to the result's as torch promotes"
+    )
+    fix = Fix(
+        "torch.concat and torch.concatenate are unknown to torch-mlir (PhiMoE's router): the cat they alias",
+        phase="start",
+        ops=TORCH_OPERATOR,
     )
 
     def patterns(self):

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import TORCH_OPERATOR, Fix, PatternPass
 from ..patterns.torch_decompose_diff import decompose_diff
 
 
@@ -13,6 +13,13 @@ class TorchDecomposeDiff(PatternPass):
     summary = (
         "Write torch.aten.diff (no torch-mlir lowering) as prepend/input/append concatenated, "
         "then n times x[1:] - x[:-1] (logical_xor for bool), as at::diff computes it"
+    )
+    # The module as parsed: torch ops IREE's frontend lowering has no conversion for. Before the frontend runs,
+    # so its decompositions and canonicalizations see ops they know; on another input there is nothing to match.
+    fix = Fix(
+        "torch.aten.diff has no lowering (transformers' attention masks): slices and subtractions",
+        phase="start",
+        ops=TORCH_OPERATOR,
     )
 
     def patterns(self):

@@ -3,7 +3,7 @@ cannot lower, as a per-row gather of the group's matrix and a batched matmul."""
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import TORCH_OPERATOR, Fix, PatternPass
 from ..patterns.torch_decompose_grouped_mm import decompose_grouped_mm
 
 
@@ -14,6 +14,12 @@ class TorchDecomposeGroupedMM(PatternPass):
     summary = (
         "Write transformers::grouped_mm_fallback and aten._grouped_mm (2-d x 3-d with offsets; no torch-mlir "
         "lowering) as each row's group found from the offsets, its matrix gathered, and a batched matmul"
+    )
+    fix = Fix(
+        "transformers::grouped_mm_fallback and aten._grouped_mm have no lowering (transformers' default MoE "
+        "experts): each row's expert matrix gathered and a batched matmul",
+        phase="start",
+        ops=TORCH_OPERATOR,
     )
 
     def patterns(self):

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import TORCH_OPERATOR, Fix, PatternPass
 from ..patterns.torch_decompose_histc import decompose_histc
 
 
@@ -13,6 +13,12 @@ class TorchDecomposeHistc(PatternPass):
     summary = (
         "Write torch.aten.histc (no torch-mlir lowering) with constant bins and bounds as its CPU kernel "
         "bins each element, in the dtype, then one-hot comparisons summed"
+    )
+    fix = Fix(
+        "torch.aten.histc has no lowering (transformers' default MoE experts count tokens per expert): "
+        "comparisons and a sum, binned as torch's CPU kernel",
+        phase="start",
+        ops=TORCH_OPERATOR,
     )
 
     def patterns(self):

@@ -3,7 +3,7 @@ that orders NaN last and a gather."""
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import Fix, PatternPass
 from ..patterns.torch_decompose_kthvalue import decompose_kthvalue
 
 
@@ -14,6 +14,13 @@ class TorchDecomposeKthvalue(PatternPass):
     summary = (
         "Write torch.aten.kthvalue (its tm_tensor.topk fails IREE's frontend) as the last index of a "
         "smallest-k top-k of a key ordering NaN last, the value gathered from the input"
+    )
+    # On the module as parsed: its float key is a view.dtype, which IREE lowers only in torch-iree-bitcast-tensor.
+    fix = Fix(
+        "torch.kthvalue fails IREE's torch frontend (tm_tensor.topk is never converted): a smallest-k top-k "
+        "of a key ordering NaN last, the value gathered",
+        phase="start",
+        ops=("torch.aten.kthvalue",),
     )
 
     def patterns(self):

@@ -3,7 +3,7 @@ tensors, as views expanded."""
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import Fix, PatternPass
 from ..patterns.torch_decompose_meshgrid import decompose_meshgrid, decompose_meshgrid_indexing
 
 
@@ -14,6 +14,14 @@ class TorchDecomposeMeshgrid(PatternPass):
     summary = (
         "Write an unpacked torch.aten.meshgrid (IREE's frontend recomposes it into untyped !torch.tensor ops) "
         "as each input viewed along its dim and expanded, typed as value tensors"
+    )
+    # On the module as parsed: IREE's frontend recomposes an unpacked meshgrid into untyped !torch.tensor ops
+    # (torch-recompose-complex-ops, its first torch pass).
+    fix = Fix(
+        "torch.meshgrid fails IREE's torch frontend (untyped !torch.tensor results; vision models' coordinate "
+        "grids): each grid a view of its input expanded",
+        phase="start",
+        ops=("torch.aten.meshgrid", "torch.aten.meshgrid.indexing"),
     )
 
     def patterns(self):

@@ -3,7 +3,7 @@ lower to linalg, as PyTorch's CPU kernel computes it in f32."""
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import Fix, PatternPass
 from ..patterns.torch_decompose_scaled_mm import decompose_scaled_mm
 
 
@@ -14,6 +14,12 @@ class TorchDecomposeScaledMM(PatternPass):
     summary = (
         "Write torch.aten._scaled_mm (no linalg lowering) with tensor-wise or row-wise f32 scales as "
         "PyTorch's CPU kernel computes it: operands in f32 times their scales, an f32 matmul, out_dtype"
+    )
+    fix = Fix(
+        "torch.aten._scaled_mm has no linalg lowering (fp8 inference): operands in f32 times their "
+        "tensor-wise or row-wise scales, an f32 matmul, as PyTorch's CPU kernel",
+        phase="start",
+        ops=("torch.aten._scaled_mm",),
     )
 
     def patterns(self):

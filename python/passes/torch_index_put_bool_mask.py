@@ -3,7 +3,7 @@ selected count has a static length or a None precedes the mask, as a select or a
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import Fix, PatternPass
 from ..patterns.torch_index_put_bool_mask import mask_as_positions, mask_put_as_where
 
 
@@ -15,6 +15,13 @@ class TorchIndexPutBoolMask(PatternPass):
         "Write torch.aten.index_put with a bool mask as where(mask, values, x) where the values broadcast over "
         "the selection, or with the mask as the integer indices of its first L true elements where the count "
         "has a static length L"
+    )
+    # On the module as parsed: IREE's frontend turns the mask into nonzero and a scatter.
+    fix = Fix(
+        "index_put with a bool mask fails IREE where the selected count has a static length (x[mask] = feats, "
+        "a mask beside an integer index) or a None precedes the mask: a select, or the mask's positions",
+        phase="start",
+        ops=("torch.aten.index_put",),
     )
 
     def patterns(self):

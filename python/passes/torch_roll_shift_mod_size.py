@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import Fix, PatternPass
 from ..patterns.torch_roll_shift_mod_size import roll_shift_mod_size
 
 
@@ -13,6 +13,12 @@ class TorchRollShiftModSize(PatternPass):
     summary = (
         "Give torch.aten.roll shifts beyond the dim's size as shift mod size "
         "(IREE's torch decomposition leaves the tensor unrotated beyond the size)"
+    )
+    # On the module as parsed: the roll must be fixed before IREE's torch frontend decomposes it.
+    fix = Fix(
+        "torch.roll by more than the dim's size: IREE's torch frontend returns the tensor unrotated",
+        phase="start",
+        ops=("torch.aten.roll",),
     )
 
     def patterns(self):

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import Fix, PatternPass
 from ..patterns.torch_scatter_wrap_dim import PATTERNS
 
 
@@ -13,6 +13,18 @@ class TorchScatterWrapDim(PatternPass):
     summary = (
         "Give torch.aten.scatter*, scatter_add and scatter_reduce with a negative constant dim the wrapped "
         "dim + rank, as torch wraps it (torch-mlir's scatter lowering indexes with dim as given and crashes)"
+    )
+    fix = Fix(
+        "a scatter with a negative dim crashes torch-mlir's lowering (PhiMoE's router): dim + rank, as torch wraps it",
+        phase="start",
+        ops=(
+            "torch.aten.scatter.reduce",
+            "torch.aten.scatter.src",
+            "torch.aten.scatter.value",
+            "torch.aten.scatter.value_reduce",
+            "torch.aten.scatter_add",
+            "torch.aten.scatter_reduce.two",
+        ),
     )
 
     def patterns(self):

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import Fix, PatternPass
 from ..patterns.torch_sdpa_masked_rows_zero import fully_masked_rows_zero
 
 
@@ -13,6 +13,14 @@ class TorchSdpaMaskedRowsZero(PatternPass):
     summary = (
         "Compute scaled_dot_product_attention with fully masked rows unmasked and give those rows 0 times "
         "their output (0, or NaN where torch's is NaN): IREE's attention gives them NaN, torch 0"
+    )
+    # On the module as parsed: the mask is still the one torch passed (IREE's frontend folds it into the
+    # attention op's own i1 mask).
+    fix = Fix(
+        "scaled_dot_product_attention rows a mask hides from every key: NaN from IREE's attention, 0 in torch; "
+        "computed unmasked and given 0 times their output",
+        phase="start",
+        ops=("torch.aten.scaled_dot_product_attention",),
     )
 
     def patterns(self):

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from ..authoring import PatternPass
+from ..authoring import TORCH_OPERATOR, Fix, PatternPass
 from ..patterns.torch_xor_to_bitwise_xor import xor_to_bitwise_xor
 
 
@@ -13,6 +13,11 @@ class TorchXorToBitwiseXor(PatternPass):
     summary = (
         "Write torch.aten.__xor__.Tensor (a torch.operator: torch-mlir has no such op) as "
         "torch.aten.bitwise_xor.Tensor, its operands converted to the result's dtype as torch does"
+    )
+    fix = Fix(
+        "torch.aten.__xor__.Tensor is not a torch-mlir op (a ^ b on tensors, a torch.operator): bitwise_xor.Tensor",
+        phase="start",
+        ops=TORCH_OPERATOR,
     )
 
     def patterns(self):

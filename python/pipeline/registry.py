@@ -1,8 +1,8 @@
 """Where pass names come from: opt-py's own passes, plugins, and C++ passes.
 
-Opt-py's own passes are listed by name and imported only when named, and the
-``opt_py.passes`` entry-point group is scanned only when a name is neither
-opt-py's nor a C++ pass's (scanning costs about as much as a whole small
+Opt-py's own passes are the modules of ``passes/``, each imported only when
+its pass is named, and the ``opt_py.passes`` entry-point group is scanned
+only when a name is neither opt-py's nor a C++ pass's (scanning costs about as much as a whole small
 run). A plugin entry point names a ``Pass`` subclass or a list of them.
 """
 
@@ -10,62 +10,24 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import re
 import subprocess
 
+from .. import passes
 from ..authoring import Pass
 from ..errors import PassRegistrationError
 from .cpp import cpp_probe
 
-# name -> "module:Class", relative to opt_py.passes. Kept in sync with the
-# declarations by test/unit/test_registry.py.
-BUILTIN_PASSES: dict[str, str] = {
-    "sort-drop-unused-results": "sort_drop_unused_results:SortDropUnusedResults",
-    "sort-slice-to-topk": "sort_slice_to_topk:SortSliceToTopk",
-    "gather-to-load": "gather_to_load:GatherToLoad",
-    "fold-subview-into-gather": "fold_subview_into_gather:FoldSubviewIntoGather",
-    "forall-reuse-shared-outs": "forall_reuse_shared_outs:ForallReuseSharedOuts",
-    "softmax-fuse-elementwise": "softmax_fuse_elementwise:SoftmaxFuseElementwise",
-    "fold-collapse-shape-into-store": "fold_collapse_shape_into_store:FoldCollapseShapeIntoStore",
-    "fold-collapse-shape-into-generic": "fold_collapse_shape_into_generic:FoldCollapseShapeIntoGeneric",
-    "clone-splat-dispatch-per-tied-use": "clone_splat_dispatch_per_tied_use:CloneSplatDispatchPerTiedUse",
-    "copy-shared-tied-operand": "copy_shared_tied_operand:CopySharedTiedOperand",
-    "copy-tied-operand-through-barrier": "copy_tied_operand_through_barrier:CopyTiedOperandThroughBarrier",
-    "attention-add-zero-mask": "attention_add_zero_mask:AttentionAddZeroMask",
-    "torch-decompose-diff": "torch_decompose_diff:TorchDecomposeDiff",
-    "torch-and-to-bitwise-and": "torch_and_to_bitwise_and:TorchAndToBitwiseAnd",
-    "torch-xor-to-bitwise-xor": "torch_xor_to_bitwise_xor:TorchXorToBitwiseXor",
-    "torch-decompose-logsumexp": "torch_decompose_logsumexp:TorchDecomposeLogsumexp",
-    "torch-topk-unsorted-as-sorted": "torch_topk_unsorted_as_sorted:TorchTopkUnsortedAsSorted",
-    "torch-decompose-histc": "torch_decompose_histc:TorchDecomposeHistc",
-    "torch-decompose-grouped-mm": "torch_decompose_grouped_mm:TorchDecomposeGroupedMM",
-    "torch-concat-as-cat": "torch_concat_as_cat:TorchConcatAsCat",
-    "torch-scatter-wrap-dim": "torch_scatter_wrap_dim:TorchScatterWrapDim",
-    "argsort-indices-only": "argsort_indices_only:ArgsortIndicesOnly",
-    "rotation-map-to-slices": "rotation_map_to_slices:RotationMapToSlices",
-    "torch-zero-size-reshape-to-empty": "torch_zero_size_reshape_to_empty:TorchZeroSizeReshapeToEmpty",
-    "torch-roll-shift-mod-size": "torch_roll_shift_mod_size:TorchRollShiftModSize",
-    "torch-decompose-gelu-tanh": "torch_decompose_gelu_tanh:TorchDecomposeGeluTanh",
-    "torch-argsort-stable-as-argsort": "torch_argsort_stable_as_argsort:TorchArgsortStableAsArgsort",
-    "onnx-runtime-axes-as-select": "onnx_runtime_axes_as_select:OnnxRuntimeAxesAsSelect",
-    "torch-decompose-meshgrid": "torch_decompose_meshgrid:TorchDecomposeMeshgrid",
-    "torch-decompose-signbit": "torch_decompose_signbit:TorchDecomposeSignbit",
-    "torch-decompose-reflection-pad3d": "torch_decompose_reflection_pad3d:TorchDecomposeReflectionPad3d",
-    "torch-decompose-scaled-mm": "torch_decompose_scaled_mm:TorchDecomposeScaledMM",
-    "torch-decompose-xlogy": "torch_decompose_xlogy:TorchDecomposeXlogy",
-    "torch-decompose-kthvalue": "torch_decompose_kthvalue:TorchDecomposeKthvalue",
-    "torch-index-put-bool-mask": "torch_index_put_bool_mask:TorchIndexPutBoolMask",
-    "torch-adaptive-max-pool2d-as-3d": "torch_adaptive_max_pool2d_as_3d:TorchAdaptiveMaxPool2dAs3d",
-    "torch-decompose-weight-norm": "torch_decompose_weight_norm:TorchDecomposeWeightNorm",
-    "torch-mutable-int-import-signless": "torch_mutable_int_import_signless:TorchMutableIntImportSignless",
-    "torch-floor-divide-exact": "torch_floor_divide_exact:TorchFloorDivideExact",
-    "linalg-empty-loop-to-init": "linalg_empty_loop_to_init:LinalgEmptyLoopToInit",
-    "abi-convert-demoted-tensors": "abi_convert_demoted_tensors:AbiConvertDemotedTensors",
-    "torch-sdpa-masked-rows-zero": "torch_sdpa_masked_rows_zero:TorchSdpaMaskedRowsZero",
-    "math-inline-libm-calls": "math_inline_libm_calls:MathInlineLibmCalls",
-    "scan-fill-input-as-generic": "scan_fill_input_as_generic:ScanFillInputAsGeneric",
-    "arg-compare-dynamic-as-generic": "arg_compare_dynamic_as_generic:ArgCompareDynamicAsGeneric",
-}
+
+def _builtin_passes() -> dict[str, str]:
+    """name -> module in opt_py.passes: each module there declares one pass, named as the module with '-'."""
+    folder = os.path.dirname(passes.__file__)
+    modules = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py") and f != "__init__.py")
+    return {module.replace("_", "-"): module for module in modules}
+
+
+BUILTIN_PASSES: dict[str, str] = _builtin_passes()
 
 ENTRY_POINT_GROUP = "opt_py.passes"
 
@@ -75,11 +37,11 @@ _registered: dict[str, type[Pass]] = {}
 def builtin_pass(name: str) -> type[Pass] | None:
     if name in _registered:
         return _registered[name]
-    target = BUILTIN_PASSES.get(name)
-    if target is None:
+    module = BUILTIN_PASSES.get(name)
+    if module is None:
         return None
-    mod, _, cls = target.partition(":")
-    return getattr(importlib.import_module(f"opt_py.passes.{mod}"), cls)
+    found = vars(importlib.import_module(f"opt_py.passes.{module}")).values()
+    return next((c for c in found if isinstance(c, type) and issubclass(c, Pass) and c.name == name), None)
 
 
 def register_pass(cls: type[Pass]) -> type[Pass]:

@@ -101,8 +101,8 @@ def preload() -> None:
     try:
         from ..pipeline import registry
 
-        for target in registry.BUILTIN_PASSES.values():
-            importlib.import_module("opt_py.passes." + target.partition(":")[0])
+        for module in registry.BUILTIN_PASSES.values():
+            importlib.import_module("opt_py.passes." + module)
         for name in _WARM_MODULES:
             importlib.import_module(name)
         for ns in _PIPELINE_DIALECTS:

@@ -67,16 +67,35 @@ def test_fixes_sharing_a_phase_run_at_one_stop_in_table_order_each_on_its_ops():
     assert phases == sorted(phases, key=PHASES.index)
 
 
+@pytest.mark.parametrize("flags", [CPU, CUDA, ROCM])
+def test_a_fix_whose_order_matters_runs_after_the_fix_it_names(flags):
+    """``Fix.after``: where both are injected for a target, at one stop, the named fix runs first."""
+    after = {f.name: f.after for f in fixes.FIXES if f.after}
+    assert after == {"argsort-indices-only": "sort-slice-to-topk", "copy-shared-tied-operand": CLONE_SPLAT}
+    phase_level, _ = fixes.injections(fixes.select("all"), flags)
+    stops = {}
+    for j in phase_level:
+        stops.setdefault(j.phase, []).append(j.pipeline.split("{", 1)[0])
+    for name, first in after.items():
+        for names in stops.values():
+            if name in names:
+                assert first in names and names.index(first) < names.index(name), (name, names)
+
+
+CLONE_SPLAT = "clone-splat-dispatch-per-tied-use"
+
+
 def test_each_fix_runs_on_the_ops_its_patterns_are_rooted_on():
     """A fix runs only where one of its ``ops`` is in the module: for a pattern pass they must be its patterns'
     roots (a root left out would skip a module the pass could rewrite); the three flow passes walk for the
     ops they name; the gather fixes run inside codegen, on gathers IREE's vectorizer makes of GATHER_SOURCES."""
     from opt_py.authoring import PatternPass
+    from opt_py.passes.fold_subview_into_gather import GATHER_SOURCES
 
     for f in fixes.FIXES:
         p = registry.builtin_pass(f.name)()
         if f.codegen:
-            assert f.ops == fixes.GATHER_SOURCES and {x.root for x in p.patterns()} <= set(f.ops), f.name
+            assert f.ops == GATHER_SOURCES and {x.root for x in p.patterns()} <= set(f.ops), f.name
         elif isinstance(p, PatternPass):
             assert set(f.ops) == {x.root for x in p.patterns()}, f.name
         else:
@@ -268,45 +287,3 @@ def test_leaving_one_fix_out_keeps_the_others_as_all_runs_them():
     assert by_name.held == [] and "forall-reuse-shared-outs" in [f.name for f in by_name.chosen]
     with pytest.raises(CompileError, match="unknown fix\\(es\\) nope"):
         fixes.compile_with_fixes(path, CPU, leave_out=("nope",))
-
-
-def _fixes_md_rows() -> list[tuple[list[str], str, str]]:
-    """docs/reference/fixes.md's table: (the fixes a row names, its where, its targets), in order."""
-    from pathlib import Path
-
-    page = Path(__file__).resolve().parents[2] / "docs" / "reference" / "fixes.md"
-    rows = []
-    for line in page.read_text().splitlines():
-        if line.startswith("| [`"):
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            names = re.findall(r"\[`([\w-]+)`\]\(\.\./passes/([\w-]+)\.md\)", cells[0])
-            assert all(n == p for n, p in names), f"fixes.md links a fix to another's page: {cells[0]}"
-            rows.append(([n for n, _ in names], cells[1], cells[2]))
-    return rows
-
-
-def test_fixes_md_table_is_the_fixes_table():
-    """docs/reference/fixes.md copies FIXES for readers: exactly its fixes, in its order, each at its phase
-    (or codegen point) for its targets, with the options a target spells it with."""
-    rows = _fixes_md_rows()
-    assert [n for names, _, _ in rows for n in names] == [f.name for f in fixes.FIXES]
-    by_name = {f.name: f for f in fixes.FIXES}
-    every = ("cpu", "cuda", "rocm", "other")
-    for names, where, targets in rows:
-        for f in (by_name[n] for n in names):
-            if f.phase:
-                assert where.split(",")[0] == f.phase, f"{f.name}: fixes.md says '{where}', FIXES '{f.phase}'"
-                kinds = f.targets
-            else:
-                assert where.startswith("codegen"), f"{f.name}: fixes.md says '{where}', FIXES a codegen point"
-                for point in f.codegen.values():
-                    side, _, at = point.partition(":")
-                    assert f"{side} `{at}`" in where, f"{f.name}: fixes.md's '{where}' misses {point}"
-                kinds = tuple(k for k in every if k in f.codegen)
-            if kinds == every:
-                assert targets.startswith("all"), f"{f.name}: runs for all targets; fixes.md says '{targets}'"
-            else:
-                said = set(re.findall(r"\b(cpu|cuda|rocm|other)\b", re.sub(r"`[^`]*`", "", targets)))
-                assert said == set(kinds), f"{f.name}: fixes.md says '{targets}', FIXES {kinds}"
-            for option in set(f.options.values()):
-                assert f"`{option}`" in targets, f"{f.name}: fixes.md's targets do not name its options {option}"

@@ -22,10 +22,19 @@ def test_no_builtin_collides_with_a_cpp_pass(name):
     assert name not in {n for n, _ in registry.cpp_passes()}
 
 
-def test_every_pass_module_is_listed():
-    modules = {m.name for m in pkgutil.iter_modules(opt_py.passes.__path__)}
-    listed = {target.partition(":")[0] for target in registry.BUILTIN_PASSES.values()}
-    assert modules == listed
+def test_every_pass_module_declares_the_pass_it_is_named_after():
+    """A module of python/passes/ is one pass: the one Pass subclass it defines, named as the module."""
+    import importlib
+
+    for m in pkgutil.iter_modules(opt_py.passes.__path__):
+        mod = importlib.import_module(f"opt_py.passes.{m.name}")
+        own = [
+            c
+            for c in vars(mod).values()
+            if isinstance(c, type) and issubclass(c, Pass) and c.__module__ == mod.__name__
+        ]
+        assert [c.name for c in own] == [m.name.replace("_", "-")], m.name
+        assert registry.builtin_pass(own[0].name) is own[0]
 
 
 # One name per pass everywhere; the one exception is proven with the pass it is injected with.
@@ -49,7 +58,7 @@ def test_every_pass_has_its_files_under_its_name(name):
     ]
     missing = [" or ".join(ways) for ways in expected if not any(_present(root / p) for p in ways)]
     assert not missing, f"{name}: {missing}"
-    assert registry.BUILTIN_PASSES[name].partition(":")[0] == module
+    assert registry.BUILTIN_PASSES[name] == module
 
 
 def _present(path) -> bool:
@@ -57,31 +66,38 @@ def _present(path) -> bool:
     return any(path.glob("*.mlir")) if path.is_dir() else path.is_file()
 
 
-def _readme_pass_rows() -> list[str]:
-    """The rows of the README's pass table (its section "## opt-py's passes")."""
-    from pathlib import Path
+def test_the_tables_written_from_the_declarations_are_fresh():
+    """The table --fixes reads (python/iree/fixes_table.py), the README's pass table and
+    docs/reference/fixes.md's are what the passes' declarations make of them."""
+    from opt_py.iree import pass_tables
 
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = text.split("## opt-py's passes", 1)[1].split("\n## ", 1)[0]
-    return [line for line in section.splitlines() if line.startswith("| [`")]
-
-
-@pytest.mark.parametrize("name", sorted(registry.BUILTIN_PASSES))
-def test_readme_has_a_row_for_every_pass(name):
-    """Every registered pass (so every fix: test_fixes.py checks each is one) is in the README's pass table,
-    linked to its page; a pass that --fixes does not run says so in its row."""
-    from opt_py.iree.fixes import FIXES
-
-    link = f"[`{name}`](docs/passes/{name}.md)"
-    rows = [row for row in _readme_pass_rows() if link in row.split(" | ")[0]]
-    assert len(rows) == 1, f"README.md's pass table has {len(rows)} rows linking {link}"
-    if name not in {f.name for f in FIXES}:
-        assert "not in `--fixes`" in rows[0], f"{name} is not in FIXES: its README row must say 'not in `--fixes`'"
+    stale = pass_tables.stale()
+    assert not stale, f"stale: {', '.join(stale)}; run `{pass_tables.COMMAND}`"
 
 
-def test_readme_pass_table_names_only_registered_passes():
-    named = {n for row in _readme_pass_rows() for n in re.findall(r"\[`([\w-]+)`\]", row.split(" | ")[0])}
-    assert named <= set(registry.BUILTIN_PASSES), named - set(registry.BUILTIN_PASSES)
+def _declaring(fixes: dict) -> dict:
+    """Pass classes declaring the fixes ``fixes`` (name -> Fix), as gathered() takes them."""
+    return {name: type(name, (Pass,), {"name": name, "fix": f}) for name, f in fixes.items()}
+
+
+def test_a_new_fix_comes_last_at_its_phase_and_the_order_it_declares_is_kept():
+    from opt_py.authoring import Fix
+    from opt_py.iree.pass_tables import gathered
+
+    def fix(phase, after=None):
+        return Fix("what it fixes", ops=("x.y",), phase=phase, after=after)
+
+    passes = _declaring({"a": fix("start"), "b": fix("start"), "c": fix("flow"), "new": fix("start")})
+    assert [f.name for f in gathered(passes, ["b", "a", "c", "gone"])] == ["b", "a", "new", "c"]
+    passes = _declaring({"a": fix("start", after="b"), "b": fix("start"), "c": fix("start")})
+    assert [f.name for f in gathered(passes, [])] == ["b", "a", "c"]
+    assert [f.name for f in gathered(passes, ["a", "c", "b"])] == ["c", "b", "a"]
+    with pytest.raises(ValueError, match="not a fix at its point"):
+        gathered(_declaring({"a": fix("start", after="c"), "c": fix("flow")}), [])
+    with pytest.raises(ValueError, match="in a circle"):
+        gathered(_declaring({"a": fix("start", after="b"), "b": fix("start", after="a")}), [])
+    with pytest.raises(ValueError, match="at phase 'begin'"):
+        gathered(_declaring({"a": fix("begin")}), [])
 
 
 PATTERN_MODULES = sorted(
@@ -101,15 +117,16 @@ def test_pattern_docstrings_say_why_in_20_lines(module):
     assert len(doc.splitlines()) <= 20, f"{module}: a docstring of {len(doc.splitlines())} lines"
 
 
-GUIDE_FIX = "torch-roll-shift-mod-size"  # a fix with every file and row the guide lists
-NUMBERS = {"five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+GUIDE_FIX = "torch-roll-shift-mod-size"  # a fix with every file the guide lists
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
 def test_the_guide_lists_the_edits_a_fix_takes():
-    """docs/guides/writing-a-pass.md's "Shipping it" list is what a real fix has: each file it lists exists
-    for the fix, each shared table it lists names the fix, the count it states is the list's length, and
-    no other file in the repository is named after the fix."""
-    from opt_py.iree.fixes import FIXES
+    """docs/guides/writing-a-pass.md's "Shipping it" list is what a real fix has: at most five files of its
+    name, each there for the fix, the count it states the list's length, and no other file in the repository
+    named after the fix; the shared tables name the fix without an edit of theirs (the command the guide
+    names writes them from the pass's declaration, which holds its ``fix``)."""
+    from opt_py.iree import pass_tables
 
     root = Path(__file__).resolve().parents[2]
     guide = (root / "docs" / "guides" / "writing-a-pass.md").read_text()
@@ -117,17 +134,18 @@ def test_the_guide_lists_the_edits_a_fix_takes():
     items = re.findall(r"^(\d+)\. `([^`]+)`", section, flags=re.M)
     assert [int(n) for n, _ in items] == list(range(1, len(items) + 1))
     stated = re.search(r"a fix takes (\w+) edits", section)
-    assert stated and NUMBERS[stated.group(1)] == len(items), "the guide's count is not its list's length"
-    assert GUIDE_FIX in {f.name for f in FIXES}
+    assert stated and NUMBERS.get(stated.group(1)) == len(items), "the guide's count is not its list's length"
     module = GUIDE_FIX.replace("-", "_")
     own = set()
     for _, template in items:
         path = template.replace("<pass>", GUIDE_FIX).replace("<module>", module)
-        if path != template:
-            own.add(path)
-            assert (root / path).is_file(), f"the guide lists {template}; {GUIDE_FIX} has no {path}"
-        else:
-            assert GUIDE_FIX in (root / path).read_text(), f"the guide lists {path}; it does not name {GUIDE_FIX}"
+        assert path != template, f"the guide lists {template}, a file shared by all fixes: that is a sixth edit"
+        own.add(path)
+        assert (root / path).is_file(), f"the guide lists {template}; {GUIDE_FIX} has no {path}"
+    assert registry.builtin_pass(GUIDE_FIX).fix is not None, f"{GUIDE_FIX} declares no fix"
+    assert f"`{pass_tables.COMMAND}`" in section, "the guide does not name the command that writes the tables"
+    for path in (pass_tables.TABLE, pass_tables.README, pass_tables.FIXES_MD):
+        assert GUIDE_FIX in (root / path).read_text(), f"{path} does not name {GUIDE_FIX}"
     named_after = {
         str(p.relative_to(root))
         for top in ("python", "test", "docs", "tools", "examples")
