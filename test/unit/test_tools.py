@@ -51,7 +51,7 @@ def path_changes(tree: ast.AST) -> list[str]:
 
 
 def names_tools(node: ast.AST) -> bool:
-    """Whether an expression mentions tools/ as text: ``"tools"``, ``"tools/x.py"``, a script's name."""
+    """Whether an expression mentions tools/ as text: ``"tools"``, a path under it, a script's name."""
     for n in ast.walk(node):
         if isinstance(n, ast.Constant) and isinstance(n.value, str):
             text = n.value.strip("/")
