@@ -1,15 +1,11 @@
 """Suite-wide fixtures (targets) and options: ``--runslow`` opts into tests marked ``slow``."""
 
 import os
-import sys
 
 import pytest
 
-# The test passes (test-addf-to-subf, ...) are an installed-style plugin.
-PLUGIN_SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plugins", "site")
-if PLUGIN_SITE not in sys.path:
-    sys.path.insert(0, PLUGIN_SITE)
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e"))
+# The test passes (test-addf-to-subf, ...) are an installed-style plugin in test/plugins/site, which
+# pyproject.toml's pytest `pythonpath` puts on sys.path, with test/e2e and test/models.
 
 
 def _present_target(name: str):

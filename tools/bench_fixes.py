@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchlib import wall
+from opt_py.bench.timing import wall
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "test" / "models"

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from benchlib import environments, served_run, timed
+from opt_py.bench.timing import environments, served_run, timed
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER = ROOT.parent / "shared" / "peer" / "onnx_ops" / "onnx" / "node" / "generated"

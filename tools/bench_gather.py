@@ -21,7 +21,7 @@ import tempfile
 import time
 
 import numpy as np
-from benchlib import pipeline_medians, register_floor_pass
+from opt_py.bench.timing import pipeline_medians, register_floor_pass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from benchlib import environments, served_run, timed, wall
+from opt_py.bench.timing import environments, served_run, timed, wall
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "test" / "library_models"
@@ -151,7 +151,7 @@ def _call_time(vmfb: Path, function: str, inputs, calls: int) -> float:
 
 def _torch_time(name: str, inputs, calls: int) -> float | None:
     try:
-        import export_library_models as lib  # a sibling: a script's folder is first on sys.path
+        import opt_py.corpus.library_models as lib
         import torch
     except ImportError:
         return None

@@ -5,7 +5,7 @@ changes are replicated into one module (aliases printed inline, symbols
 renamed per copy) until it holds about ``--roots`` of the pass's root ops.
 Timed, interleaved, medians of ``--reps`` (pipeline time only, a fresh parse
 each run): the pass, and the floor, a pattern pass with one pattern per root
-name that re-creates each root op once (``register_floor_pass`` in tools/benchlib.py).
+name that re-creates each root op once (``register_floor_pass`` in python/bench/timing.py).
 Both run as ``builtin.module(PASS)``, so both pay the same driver: the probe
 clone and the dead-op keep-alive (python/run/rewrite_driver.py). The
 ratio is issue 17's figure. Cases are taken with the pass's default options
@@ -25,7 +25,7 @@ import re
 import sys
 from pathlib import Path
 
-from benchlib import pipeline_medians, register_floor_pass
+from opt_py.bench.timing import pipeline_medians, register_floor_pass
 
 ROOT = Path(__file__).resolve().parent.parent
 LIT = ROOT / "test" / "lit" / "passes"

@@ -22,7 +22,7 @@ import subprocess
 import sys
 from collections import Counter
 
-from benchlib import pipeline_medians, register_floor_pass
+from opt_py.bench.timing import pipeline_medians, register_floor_pass
 
 LAYOUT = (
     "#pl = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, "

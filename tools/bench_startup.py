@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 
-from benchlib import wall
+from opt_py.bench.timing import wall
 
 ONE_FUNCTION = """func.func @f(%a: i32) -> i32 {
   %c0 = arith.constant 0 : i32

@@ -20,7 +20,7 @@ import sys
 import tempfile
 from collections import Counter
 
-from benchlib import pipeline_medians
+from opt_py.bench.timing import pipeline_medians
 
 SORT_FUNC = """
 func.func @f{i}(%v: tensor<64xf32>, %k: tensor<64xi32>) -> tensor<64xf32> {{

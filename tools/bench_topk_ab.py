@@ -8,7 +8,7 @@ the figure is the min over rounds, and the ratio is to the first variant.
 
 import argparse
 
-import bench_topk_speed as b  # a sibling: a script's folder is first on sys.path
+from opt_py.bench import topk as b
 
 
 def main():

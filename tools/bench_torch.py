@@ -11,7 +11,7 @@ runs the README's tiny Llama twice through ``opt_py.torch.compile`` and
 twice through ``torch.compile(backend="opt_py")``, each run a new Python
 process over one cache folder: the second process finds every module in the
 cache. ``generate`` times greedy ``generate()`` of the corpus's decoders
-(tools/export_library_models.py configs) on one prompt, after a warm-up that
+(python/corpus/library_models.py configs) on one prompt, after a warm-up that
 compiles; a new token's time is (time for N+1 new tokens - time for 1) / N,
 the prefill left out. Needs the `models` extra.
 """
@@ -114,7 +114,7 @@ def per_token_ms(model, prompt, tokens: int, repeat: int) -> float:
 
 
 def generate_part(args) -> None:
-    import export_library_models as lib
+    import opt_py.corpus.library_models as lib
     import opt_py.torch
     import torch
 
@@ -149,7 +149,7 @@ BACKEND_SPECS = [
 
 
 def backend_part(args) -> None:
-    import export_library_models as lib
+    import opt_py.corpus.library_models as lib
     import opt_py.torch.backend as backend
     import torch
 

@@ -1,6 +1,6 @@
 """What a failed IREE tool run says, read the same way wherever opt-py classifies one.
 
-Shared by the peers' sweep (``tools/peer_suites.py``) and ``opt-py fuzz``
+Shared by the peers' sweep (``opt_py.peers.suites``) and ``opt-py fuzz``
 (``fuzz/``): the signal a process died of (a negative status, a shell's
 128+N, LLVM's 256-N), the crash site and pass from LLVM's stack dump, the
 first error line of a tool's output, the exception closing a Python

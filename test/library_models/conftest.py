@@ -1,14 +1,8 @@
 """The library-model corpus: one compile per (model, target, fixes) per session,
 with the real-model corpus's Model and Compiled (test/models/model_corpus.py)."""
 
-import os
-import sys
-
 import pytest
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models"))
-
-from model_corpus import Compiled
+from model_corpus import Compiled  # test/models is on sys.path (pyproject.toml's pytest `pythonpath`)
 
 
 @pytest.fixture(scope="session")

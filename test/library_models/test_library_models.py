@@ -1,5 +1,5 @@
 """The library-model corpus through IREE: transformers and diffusers architectures
-(tools/export_library_models.py) compiled from their torch-dialect MLIR.
+(python/corpus/library_models.py) compiled from their torch-dialect MLIR.
 
 Per model: stock IREE on the CPU, its failures pinned from the manifest's
 "known" entries exactly as test/models does (``"cpu": "compile-error: <text>"``
@@ -171,14 +171,8 @@ def test_export_is_reproducible(tmp_path):
     pytest.importorskip("iree.turbine", reason="exporting needs the `models` extra")
     pytest.importorskip("transformers", reason="exporting needs the `models` extra")
     pytest.importorskip("diffusers", reason="exporting needs the `models` extra")
-    import importlib.util
+    from opt_py.corpus import library_models as mod
 
-    tools = ROOT.parent.parent / "tools"
-    sys.path.insert(0, str(tools))
-    spec = importlib.util.spec_from_file_location("export_library_models", tools / "export_library_models.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["export_library_models"] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
     assert sorted(s.name for s in mod.SPECS) == sorted(IDS)
     for name in ("mixtral_sdpa_dyn", "llama_decode_static_cache"):
         mod.export(next(s for s in mod.SPECS if s.name == name), str(tmp_path))

@@ -1,5 +1,5 @@
 """The real-model corpus through stock IREE: PyTorch programs exported with
-iree-turbine (tools/export_models.py), compiled from their torch-dialect MLIR,
+iree-turbine (python/corpus/models.py), compiled from their torch-dialect MLIR,
 run on CPU and compared with PyTorch's outputs; compiled for cuda sm_80 and
 rocm gfx942 (run there too where such a device is present).
 
@@ -13,7 +13,6 @@ Needs only iree-compiler/runtime and numpy; torch is needed only to export.
 
 import os
 import re
-import sys
 
 import numpy as np
 import pytest
@@ -87,12 +86,8 @@ def test_corpus_files_match_manifest(model):
 def test_export_is_reproducible(tmp_path):
     """Re-exporting a model from its seed gives the committed files (``assert_same_export``)."""
     pytest.importorskip("iree.turbine", reason="exporting needs the `models` extra (torch, iree-turbine)")
-    import importlib.util
+    from opt_py.corpus import models as mod
 
-    spec = importlib.util.spec_from_file_location("export_models", ROOT.parent.parent / "tools" / "export_models.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["export_models"] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
     assert sorted(s.name for s in mod.SPECS) == sorted(IDS)
     for name in ("softmax_mul", "moe_router"):
         mod.export(next(s for s in mod.SPECS if s.name == name), str(tmp_path))

@@ -67,7 +67,7 @@ def run_without_compiler(*args, pythonpath=None, block=("iree.compiler",), cwd=N
 @pytest.fixture(scope="module")
 def cpu_bundle(tmp_path_factory):
     """The corpus sample for cpu: stock, the sort fix, and a pass that breaks addf on purpose."""
-    sys.path.insert(0, str(PLUGIN_SITE))  # test-addf-to-subf
+    # test-addf-to-subf: its plugin (PLUGIN_SITE) is on sys.path (pyproject.toml's pytest `pythonpath`)
     out = tmp_path_factory.mktemp("bundle")
     variants = [
         bundle.STOCK,

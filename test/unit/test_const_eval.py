@@ -6,12 +6,11 @@ numbers. Faithfulness: with nothing injected in the nested compile the module
 is IREE's byte for byte, expressions over a parameter or a mutable global
 left to run time as IREE leaves them (here on a small program; on the
 real-model corpora, for llvm-cpu and cuda, with ``--runslow``:
-tools/check_const_eval.py). Which initializers it evaluates, and which it
+python/corpus/const_eval_check.py). Which initializers it evaluates, and which it
 notes it leaves, is checked on IR; a failing nested compile names the
 initializer.
 """
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -328,15 +327,6 @@ def test_compile_to_before_the_phase_end_keeps_irees():
 # --------------------------------------------------------------------------
 
 
-def _tool():
-    """tools/check_const_eval.py (not a package), registered once: its dataclass needs its module."""
-    if "check_const_eval" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("check_const_eval", ROOT / "tools" / "check_const_eval.py")
-        sys.modules["check_const_eval"] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules["check_const_eval"])
-    return sys.modules["check_const_eval"]
-
-
 MODELS = sorted(p.parent.name for c in ("models", "library_models") for p in (ROOT / "test" / c).glob("*/model.mlir"))
 
 
@@ -344,7 +334,8 @@ MODELS = sorted(p.parent.name for c in ("models", "library_models") for p in (RO
 @pytest.mark.parametrize("target", ["cpu", "cuda"])
 @pytest.mark.parametrize("model", MODELS)
 def test_corpus_model_is_irees_module_byte_for_byte(model, target):
-    tool = _tool()
+    from opt_py.corpus import const_eval_check as tool
+
     (path,) = tool.models(model)
     verdict = tool.compare(path, tool.TARGETS[target])
     if not verdict.compiled:

@@ -1,28 +1,21 @@
-"""The command line both corpus exporters share (tools/export_cli.py), without torch.
+"""The command line both corpus exporters share (python/corpus/export_cli.py), without torch.
 
 tools/export_models.py and tools/export_library_models.py need torch to load;
 their options, defaults and messages are this module's, checked here on
 stand-in models and an ``export`` that records what it is asked.
 """
 
-import importlib.util
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from opt_py.corpus import export_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = [
     SimpleNamespace(name="first", family="topk", summary="the first model"),
     SimpleNamespace(name="second", family="scatter", summary="the second model"),
 ]
-
-
-def _export_cli():
-    spec = importlib.util.spec_from_file_location("export_cli", ROOT / "tools" / "export_cli.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _main(argv, asked=None):
@@ -34,7 +27,7 @@ def _main(argv, asked=None):
         asked.append((s.name, out_root))
         return {"inputs": [0], "outputs": [0, 1]}
 
-    status = _export_cli().main(
+    status = export_cli.main(
         argv, description="Export things.", specs=SPECS, export=export, out=str(ROOT / "test" / "models"), widths=(8, 9)
     )
     return status, asked

@@ -2,7 +2,9 @@
 
 Layers, lowest first: errors and syntax; authoring (what a pass author
 writes against); patterns; passes; pipeline (text -> plan); run (plan x IR
--> IR); iree (compile, codegen, runtime); cases (program generators); fuzz (differential fuzzing campaigns); tool
+-> IR); iree (compile, codegen, runtime); cases (program generators); fuzz (differential fuzzing campaigns),
+corpus (the model corpora's exporters and checks), peers (the peers' suites swept) and bench (what the
+benchmarks in tools/ share), beside it; tool
 (the command) and torch (the PyTorch front door). A module may import its own layer or lower ones, never the
 facade ``opt_py`` itself. Lazy imports inside functions count too: a cycle
 through one is still a cycle for the reader. So do ``importlib.import_module``
@@ -27,6 +29,9 @@ LAYERS = [
     "iree",
     "cases",
     "fuzz",
+    "corpus",
+    "peers",
+    "bench",
     "tool",
     "torch",
 ]
@@ -41,6 +46,9 @@ RANK = {
     "iree": 6,
     "cases": 7,
     "fuzz": 8,  # differential fuzzing campaigns: generators, reducer, engines (opt-py fuzz)
+    "corpus": 8,  # the model corpora (test/models, test/library_models): specs, exporters, checks
+    "peers": 8,  # the peers' suites swept stock and with --fixes (tools/sweep_peer_suites.py)
+    "bench": 8,  # what the benchmarks in tools/ share: timing commands and pipelines, the top-k timers
     "tool": 9,
     "torch": 9,  # the PyTorch front door (opt_py.torch), beside the command
 }

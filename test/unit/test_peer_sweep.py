@@ -1,4 +1,5 @@
-"""The peers' suites stock vs ``--fixes``: a CI sample of tools/sweep_peer_suites.py.
+"""The peers' suites stock vs ``--fixes``: a CI sample of tools/sweep_peer_suites.py
+(python/peers/).
 
 The contract as a number on a fixed sample: no case that stock passes fails
 with ``--fixes``, and each case's known outcome, both ways, still holds (a
@@ -15,28 +16,12 @@ beside the checkout and are skipped, with the reason, without it; the
 classification tests before them need nothing.
 """
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load(name: str):
-    """A module of tools/ (not a package), registered so that the sweep script finds its sibling."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-ps = _load("peer_suites")
-sweep = _load("sweep_peer_suites")
+from opt_py.peers import suites as ps
+from opt_py.peers import sweep
 
 HAVE_PEER = (ps.PEER / ps.ONNX_CASES).is_dir()
 needs_peer = pytest.mark.skipif(not HAVE_PEER, reason=f"the peers' suites are not beside the checkout ({ps.PEER})")

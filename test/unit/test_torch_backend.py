@@ -5,13 +5,12 @@ found by name through the entry point, graph breaks (each graph compiled),
 symbolic sizes (``dynamic=True``, ``mark_dynamic``, dynamo's automatic
 recompile), checked options, the error of a graph that does not compile and
 ``fallback``, and tensors handed to IREE without copies. Slow: the library
-corpus's architectures (tools/export_library_models.py), each equal to eager
+corpus's architectures (python/corpus/library_models.py), each equal to eager
 PyTorch, with its graphs and recompiles printed. On a machine with a GPU,
 CUDA tensors in and out of a module compiled for ``cuda``.
 """
 
 import inspect
-import sys
 import warnings
 from pathlib import Path
 
@@ -22,8 +21,6 @@ pytest.importorskip("iree.turbine", reason="the backend needs the `models` extra
 
 import opt_py.torch.backend as opt_backend  # noqa: E402 - after the skips
 from opt_py import OptPyError  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -291,11 +288,8 @@ CORPUS = [
 
 
 def corpus_spec(name):
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import export_library_models as lib
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    from opt_py.corpus import library_models as lib
+
     return next(s for s in lib.SPECS if s.name == name)
 
 

@@ -4,13 +4,10 @@ Greedy tokens from the compiled model equal eager ``generate()``'s (its
 default cache), prompt by prompt. In the default run, a one-layer Llama and
 one prompt (a prefill and a decode graph); slow: the corpus's dense Llama,
 Mixtral and Qwen2-MoE (MoE routers) and DeepSeek-V3 (multi-head latent
-attention) from tools/export_library_models.py's configs, over three prompt
+attention) from python/corpus/library_models.py's configs, over three prompt
 lengths (the second makes the prompt length symbolic; the third compiles
 nothing).
 """
-
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -21,8 +18,6 @@ pytest.importorskip("iree.turbine", reason="the backend needs the `models` extra
 import opt_py.torch  # noqa: E402 - after the skips
 import opt_py.torch.backend as opt_backend  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(autouse=True)
 def fresh(tmp_path, monkeypatch):
@@ -31,15 +26,6 @@ def fresh(tmp_path, monkeypatch):
     opt_backend.reset()
     yield
     torch._dynamo.reset()
-
-
-def library():
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import export_library_models as lib
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
-    return lib
 
 
 def greedy_equal(model, lengths, new_tokens):
@@ -89,7 +75,8 @@ DECODERS = {
 def test_a_corpus_decoder_generates_the_eager_tokens(name):
     """Three prompt lengths, 8 new tokens each: static prefill and decode, one recompile each with the
     prompt length symbolic, then nothing more to compile."""
-    lib = library()
+    from opt_py.corpus import library_models as lib
+
     cls, cfg, extra = DECODERS[name]
     torch.manual_seed(0)
     model, _ = lib.transformers_model(cls, cfg, "sdpa", None, **{**lib.TINY, **(getattr(lib, extra) if extra else {})})

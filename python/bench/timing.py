@@ -1,4 +1,5 @@
-"""Shared by the benchmarks: a command's wall and CPU time, served or cold; pipeline times on one module."""
+"""A command's wall and CPU time, served or cold; pipeline times on one module; a pass that re-creates ops as
+the floor of any Python rewrite of them. Shared by the benchmarks in tools/."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def pipeline_medians(text: str, pipelines: dict[str, str], reps: int, check=None
     not timed), runs interleaved, the first round a warm-up. ``check(name,
     module)`` looks at each result (an assertion, a count)."""
     from iree.compiler import ir
-    from opt_py import run_pipeline
+    from opt_py.run.api import run_pipeline
     from opt_py.run.engine import make_context
 
     ctx = context or make_context()
@@ -53,7 +54,8 @@ def register_floor_pass(root, name: str) -> str:
     from dataclasses import dataclass
 
     from iree.compiler import ir
-    from opt_py import PatternPass, pattern, register_pass
+    from opt_py.authoring import PatternPass, pattern
+    from opt_py.pipeline.registry import register_pass
 
     roots = [root] if isinstance(root, str) else list(root)
 

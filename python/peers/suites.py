@@ -1,6 +1,6 @@
 """The peers' suites as cases: which programs, with which flags, run how, and what happened.
 
-Shared by ``tools/sweep_peer_suites.py`` (the sweep) and
+Shared by ``tools/sweep_peer_suites.py`` (the sweep, with ``opt_py.peers.sweep``) and
 ``test/unit/test_peer_sweep.py`` (its CI sample). Two suites, read from
 ``../shared/peer`` beside the checkout (its README says what they are):
 
@@ -17,7 +17,7 @@ Shared by ``tools/sweep_peer_suites.py`` (the sweep) and
     holds, 1 one fails, 2 error).
 ``torch_mlir``
     torch-mlir's e2e PyTorch programs, exported once each with iree-turbine
-    (``tools/torch_mlir_suite.py``: how, and how results are judged), compiled
+    (``opt_py.peers.torch_mlir_suite``: how, and how results are judged), compiled
     with the project's flags for the target (``opt_py.iree.e2e.TARGETS``) and
     run on the same inputs by ``opt_py.iree.worker`` (loaded read-only, called
     twice, a fault is the case's outcome), against PyTorch's outputs.
@@ -55,7 +55,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# the outcome helpers the sweep shares with opt-py fuzz, re-exported for sweep_peer_suites.py and its tests
+# the outcome helpers the sweep shares with opt-py fuzz, re-exported for opt_py.peers.sweep and its tests
 from opt_py.iree.outcomes import (
     crash_site,
     family,
@@ -65,10 +65,9 @@ from opt_py.iree.outcomes import (
     traceback_of,
 )
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import torch_mlir_suite as tm  # a sibling module; it imports torch only in its own child processes
+from . import torch_mlir_suite as tm  # it imports torch only in its own child processes
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the checkout
 PEER = ROOT.parent / "shared" / "peer"
 ONNX_CASES = Path("onnx_ops") / "onnx" / "node" / "generated"
 ONNX_PREFIX = "onnx/node/generated/"  # how IREE's lists name a case
