@@ -285,6 +285,15 @@ FIXES: tuple[Fix, ...] = (
         phase="start",
         ops=(*TORCH_OPERATOR, "torch.aten._weight_norm_interface"),
     ),
+    # On the module as parsed: IREE's torch frontend lowers view_as_complex (torch-iree-bitcast-tensor) before
+    # any pass of its own could type the pair.
+    Fix(
+        "torch-view-as-complex-static-pair",
+        "torch.view_as_complex of a tensor whose last dim is dynamic (every dim of an export dynamic) fails "
+        "IREE's bitcast lowering (one result size too many): the last dim typed 2, the only size torch takes",
+        phase="start",
+        ops=("torch.aten.view_as_complex",),
+    ),
     # Inside IREE's torch frontend, the only place the signed import exists (made by its function conversion,
     # failed on by its last pass). Its ops are looked for in the module as parsed: every mutable argument is
     # read through torch.copy.to_vtensor and written through torch.overwrite.tensor.contents; a program
