@@ -294,6 +294,20 @@ FIXES: tuple[Fix, ...] = (
         phase="start",
         ops=("torch.aten.view_as_complex",),
     ),
+    Fix(
+        "torch-int8-matmul-widened",
+        "torch.mm, bmm and matmul of si8 or ui8 tensors crash torch-mlir's ConvertTorchToLinalg (SIGSEGV): "
+        "computed in si32 and converted back, exact as torch's product wraps modulo 2^8",
+        phase="start",
+        ops=("torch.aten.bmm", "torch.aten.matmul", "torch.aten.mm"),
+    ),
+    Fix(
+        "torch-split-dynamic-as-slices",
+        "torch.chunk / split by a size computed from a dynamic dim, unpacked into its chunks, fails IREE's torch "
+        "frontend (torch-mlir decomposes only a constant size): each chunk as its slice",
+        phase="start",
+        ops=("torch.prim.ListUnpack",),
+    ),
     # Inside IREE's torch frontend, the only place the signed import exists (made by its function conversion,
     # failed on by its last pass). Its ops are looked for in the module as parsed: every mutable argument is
     # read through torch.copy.to_vtensor and written through torch.overwrite.tensor.contents; a program
