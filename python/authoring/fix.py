@@ -33,6 +33,7 @@ class Fix:
     targets: tuple = TARGETS  # where the phase-level injection applies
     options: dict = field(default_factory=dict)  # target kind -> pass options there, e.g. "{rule=gpu}"
     failure: str | None = None  # held back until a compile fails with this (a regex of IREE's error)
+    frontend: str | None = None  # a point inside IREE's torch/ONNX frontend, "after:PASS"; ops: as parsed
     after: str | None = None  # the fix this one must run after at its point, where the order matters (checked)
     name: str = ""  # the pass's (filled in when the declarations are gathered)
 

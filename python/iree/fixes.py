@@ -31,6 +31,7 @@ from ..authoring import Fix
 from ..errors import CompileError
 from .codegen import CodegenInjection
 from .fixes_table import FIXES  # each pass's ``fix``, gathered in order (written by iree/pass_tables.py)
+from .input_conversion import InputInjection
 from .phases import PHASES, CompileResult, Injection
 
 TARGET_KINDS = ("cpu", "cuda", "rocm")
@@ -86,6 +87,23 @@ def injections(
     return phase_level, codegen
 
 
+def frontend_injections(fixes: list[Fix], iree_flags, compile_to: str | None = None) -> list[InputInjection]:
+    """The ``--inject-input`` injections carrying the frontend fixes among ``fixes`` for the flags' target,
+    each guarded by its ops in the module as parsed (the frontend is part of IREE's input phase: with
+    ``compile_to`` any phase from ``input`` on)."""
+    end = PHASES.index(compile_to) if compile_to in PHASES else len(PHASES)
+    if end < PHASES.index("input"):
+        return []
+    kind = target_kind(iree_flags)
+    out = []
+    for f in fixes:
+        if f.frontend and kind in f.targets:
+            inj = InputInjection.parse(f"{f.frontend}:{f.spelled(kind)}")
+            inj.ops = frozenset(f.ops)
+            out.append(inj)
+    return out
+
+
 def specs(spec: str, iree_flags) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The ``--inject`` and ``--inject-codegen`` arguments that run the fixes ``spec`` names unconditionally:
     for tools that vary or leave out one fix (``--fixes`` itself runs each on its ops and holds some back)."""
@@ -95,7 +113,7 @@ def specs(spec: str, iree_flags) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def applies(f: Fix, iree_flags, compile_to: str | None = None) -> bool:
     """Whether ``f`` is injected for the flags' target (before ``compile_to``)."""
-    return any(injections([f], iree_flags, compile_to))
+    return any(injections([f], iree_flags, compile_to)) or bool(frontend_injections([f], iree_flags, compile_to))
 
 
 @dataclass
@@ -141,6 +159,7 @@ def compile_with_fixes(
     # Where opt-py could take const-eval over, a stop after global-optimization tells a failure there.
     can_take = const_eval_takeover(run.chosen, iree_flags, compile_to)[0] is not None
     after = dict(compile_options.pop("after_phase", None) or {})
+    input_after = list(compile_options.pop("input_injections", None) or ())
     if can_take:
         after.setdefault(CONST_EVAL_PHASE, [])
     data = None
@@ -160,6 +179,7 @@ def compile_with_fixes(
             flags,
             [*phase, *injections_after],
             codegen_injections=[*codegen, *codegen_after],
+            input_injections=[*frontend_injections(fixes, iree_flags, compile_to), *input_after],
             compile_to=compile_to,
             data=data,
             const_eval=const_eval,
@@ -217,10 +237,14 @@ def describe(iree_flags) -> str:
         where = [f"--inject {shlex.quote(f'{f.phase}:{f.spelled(kind)}')}"] if f.phase and kind in f.targets else []
         if f.codegen.get(kind):
             where.append(f"--inject-codegen {shlex.quote(f'{f.codegen[kind]}:{f.spelled(kind)}')}")
+        if f.frontend and kind in f.targets:
+            where.append(f"--inject-input {shlex.quote(f'{f.frontend}:{f.spelled(kind)}')}")
         rows.append(f"  {f.name:<34} {' and '.join(where) or '(none for this target)'}")
         rows.append(f"  {'':<34} {f.fixes}")
         if where:
             rows.append(f"  {'':<34} runs where the module has {' or '.join(f.ops)}")
+            if f.frontend:
+                rows.append(f"  {'':<34} (its ops are looked for in the module as parsed, before the frontend)")
             if f.failure:
                 rows.append(
                     f"  {'':<34} held back: runs only in a second compile, after IREE failed with '{f.failure}'"
@@ -242,6 +266,8 @@ def report(run: FixRun, iree_flags, result: CompileResult, compile_to: str | Non
     for c in codegen:
         for name in c.pipeline.split(","):
             ran_at.setdefault(name.split("{", 1)[0], []).append(f"codegen {c.where}:{c.pass_name}")
+    for x in frontend_injections(ran, iree_flags, compile_to):
+        ran_at.setdefault(x.pipeline.split("{", 1)[0], []).append(f"frontend {x.where}:{x.pass_name}")
     by_pass: dict[str, list] = {}
     for r in result.rewrites:
         by_pass.setdefault(r.pass_name, []).append(r)

@@ -156,6 +156,24 @@ FIXES: tuple[Fix, ...] = (
         phase="start",
     ),
     Fix(
+        name="torch-int8-matmul-widened",
+        fixes="torch.mm, bmm and matmul of si8 or ui8 tensors crash torch-mlir's ConvertTorchToLinalg (SIGSEGV): computed in si32 and converted back, exact as torch's product wraps modulo 2^8",
+        ops=("torch.aten.bmm", "torch.aten.matmul", "torch.aten.mm"),
+        phase="start",
+    ),
+    Fix(
+        name="torch-split-dynamic-as-slices",
+        fixes="torch.chunk / split by a size computed from a dynamic dim, unpacked into its chunks, fails IREE's torch frontend (torch-mlir decomposes only a constant size): each chunk as its slice",
+        ops=("torch.prim.ListUnpack",),
+        phase="start",
+    ),
+    Fix(
+        name="torch-view-as-complex-static-pair",
+        fixes="torch.view_as_complex of a tensor whose last dim is dynamic (every dim of an export dynamic) fails IREE's bitcast lowering (one result size too many): the last dim typed 2, the only size torch takes",
+        ops=("torch.aten.view_as_complex",),
+        phase="start",
+    ),
+    Fix(
         name="linalg-empty-loop-to-init",
         fixes="a named linalg op with a loop of static range 0 (a K = 0 matmul, a reduction over an empty dim): iree-flow-annotate-dispatches divides by the range (SIGFPE); the result is its init",
         ops=("linalg.reduce", "linalg.batch_matmul", "linalg.batch_matvec", "linalg.batch_mmt4d", "linalg.batch_reduce_matmul", "linalg.batch_vecmat", "linalg.contract", "linalg.dot", "linalg.matmul", "linalg.matvec", "linalg.mmt4d", "linalg.quantized_batch_matmul", "linalg.quantized_matmul", "linalg.vecmat", "linalg.conv_1d", "linalg.conv_1d_ncw_fcw", "linalg.conv_1d_nwc_wcf", "linalg.conv_2d", "linalg.conv_2d_nchw_fchw", "linalg.conv_2d_nchw_fchw_q", "linalg.conv_2d_ngchw_fgchw", "linalg.conv_2d_ngchw_gfchw", "linalg.conv_2d_ngchw_gfchw_q", "linalg.conv_2d_nhwc_fhwc", "linalg.conv_2d_nhwc_fhwc_q", "linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nhwc_hwcf_q", "linalg.conv_2d_nhwgc_gfhwc", "linalg.conv_2d_nhwgc_gfhwc_q", "linalg.conv_3d", "linalg.conv_3d_ncdhw_fcdhw", "linalg.conv_3d_ndhwc_dhwcf", "linalg.conv_3d_ndhwc_dhwcf_q", "linalg.depthwise_conv_1d_ncw_cw", "linalg.depthwise_conv_1d_nwc_wc", "linalg.depthwise_conv_1d_nwc_wcm", "linalg.depthwise_conv_2d_nchw_chw", "linalg.depthwise_conv_2d_nhwc_hwc", "linalg.depthwise_conv_2d_nhwc_hwc_q", "linalg.depthwise_conv_2d_nhwc_hwcm", "linalg.depthwise_conv_2d_nhwc_hwcm_q", "linalg.depthwise_conv_3d_ncdhw_cdhw", "linalg.depthwise_conv_3d_ndhwc_dhwc", "linalg.depthwise_conv_3d_ndhwc_dhwcm", "linalg.pooling_nchw_max", "linalg.pooling_nchw_sum", "linalg.pooling_ncw_max", "linalg.pooling_ncw_sum", "linalg.pooling_ndhwc_max", "linalg.pooling_ndhwc_min", "linalg.pooling_ndhwc_sum", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_max_unsigned", "linalg.pooling_nhwc_min", "linalg.pooling_nhwc_min_unsigned", "linalg.pooling_nhwc_sum", "linalg.pooling_nwc_max", "linalg.pooling_nwc_max_unsigned", "linalg.pooling_nwc_min", "linalg.pooling_nwc_min_unsigned", "linalg.pooling_nwc_sum"),
@@ -166,6 +184,12 @@ FIXES: tuple[Fix, ...] = (
         fixes="f64 torch programs under IREE's default f64-to-f32 demotion: the ABI reads the caller's f64 buffers as f32 and returns f32 data as f64 views (hal.buffer_view.create fails); converted at the boundary",
         ops=("hal.tensor.barrier", "hal.tensor.export", "hal.tensor.import"),
         phase="input",
+    ),
+    Fix(
+        name="torch-mutable-int-import-signless",
+        fixes="a torch program writing an integer input in place (x.zero_(), x.add_(y), index_put_ on an int64 input) fails IREE's torch frontend (its mutable argument imported signed): imported signless",
+        ops=("torch.copy.to_vtensor", "torch.overwrite.tensor.contents"),
+        frontend="after:torch-iree-func-conversion",
     ),
     Fix(
         name="math-inline-libm-calls",

@@ -37,6 +37,7 @@ class InputInjection(PointInjection):
     """A point among the passes of a torch or ONNX program's frontend lowering."""
 
     FLAG = "--inject-input"
+    ops: frozenset[str] | None = None  # an opt-py fix: runs only where one of these ops is in the module as parsed
 
 
 @dataclass(frozen=True)
@@ -196,6 +197,15 @@ def left_unconverted(text: str, iree_flags) -> list[str]:
 def session_flags(iree_flags) -> list[str]:
     """The flags IREE compiles with once opt-py has run the frontend: the same, input type ``none``."""
     return [f for f in iree_flags if f.partition("=")[0] != INPUT_TYPE_FLAG] + [f"{INPUT_TYPE_FLAG}=none"]
+
+
+def guarded(injections, iree_flags) -> bool:
+    """Whether opt-py may leave the frontend to IREE where none of ``injections`` has work: each is an
+    opt-py fix guarded by ops, and the input type is ``auto``. Then IREE's session keeps the flags as
+    given: where the guard fails, IREE lowers the program itself (stock's compile, byte for byte); where it
+    holds, opt-py lowers it and IREE's auto-detection finds no torch op left, so it runs only its common
+    input passes, as with input type ``none``."""
+    return bool(injections) and all(x.ops is not None for x in injections) and input_type(iree_flags) == "auto"
 
 
 def _torch_options(iree_flags) -> str:

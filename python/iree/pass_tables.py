@@ -61,20 +61,23 @@ def gathered(passes: dict[str, type], previous: list[str]) -> tuple[Fix, ...]:
 def _check(f: Fix, fixes: dict[str, Fix]) -> None:
     """A fix declares a point to run at, ops, known targets, and runs after a fix at its point."""
     where = f"pass '{f.name}' declares a fix"
-    if not (f.phase in PHASES[:-1] or (f.phase is None and f.codegen)):
-        raise ValueError(f"{where} at phase {f.phase!r}: expected one of {', '.join(PHASES[:-1])} (or a codegen point)")
+    if not (f.phase in PHASES[:-1] or (f.phase is None and bool(f.codegen) != bool(f.frontend))):
+        raise ValueError(
+            f"{where} at phase {f.phase!r}: expected one of {', '.join(PHASES[:-1])} (or a codegen or frontend point)"
+        )
     if not f.ops or not f.fixes:
         raise ValueError(f"{where} without the ops it works on or the line that says what it fixes")
     if set(f.targets) - set(TARGETS) or set(f.codegen) - set(TARGETS) or set(f.options) - set(TARGETS):
         raise ValueError(f"{where} for target kinds other than {', '.join(TARGETS)}")
     other = fixes.get(f.after) if f.after else f
-    if other is None or (other.phase, other.codegen) != (f.phase, f.codegen):
+    if other is None or (other.phase, other.codegen, other.frontend) != (f.phase, f.codegen, f.frontend):
         raise ValueError(f"{where} running after '{f.after}', which is not a fix at its point")
 
 
 def _rank(f: Fix) -> int:
-    """Where a fix runs among the phases (a codegen point: with the phase after which codegen runs)."""
-    return PHASES.index(f.phase or CODEGEN_PHASE)
+    """Where a fix runs among the phases (a codegen point: with the phase after which codegen runs; a
+    frontend point: with the input phase, which runs the frontend)."""
+    return PHASES.index(f.phase or ("input" if f.frontend else CODEGEN_PHASE))
 
 
 def table_order(text: str) -> list[str]:
@@ -140,13 +143,16 @@ def _where(f: Fix) -> str:
     """The phase, or the codegen point(s), a fix runs at."""
     if f.phase:
         return f"`{f.phase}`"
+    if f.frontend:
+        side, _, at = f.frontend.partition(":")
+        return f"frontend, {side} `{at}`"
     return "; ".join(
         f"codegen, {side} `{at}`" for side, at in (p.split(":", 1) for p in dict.fromkeys(f.codegen.values()))
     )
 
 
 def _targets(f: Fix) -> str:
-    if not f.phase:
+    if f.codegen and not f.phase:
         return ", ".join(f.codegen)
     plain = "all" if f.targets == DEFAULT.targets else ", ".join(k for k in f.targets if k not in f.options)
     spelled = dict.fromkeys(f.options.values())

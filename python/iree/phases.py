@@ -135,10 +135,16 @@ def compile_with_injections(
     stops = _stops(injections, list(codegen_injections), list_codegen, after_phase or {})
     if const_eval is not None:
         _add_first(stops, "global-optimization", const_eval)
+    # Fixes inside the frontend run only where one of their ops is in the module as parsed; elsewhere IREE
+    # lowers the program itself (input_conversion.guarded).
+    guarded = not list_input and input_conversion.guarded(input_injections, iree_flags)
     if frontend:
-        _add_step(stops, "start", Step(partial(_run_frontend, list(input_injections), list_input, iree_flags)))
+        ops = frozenset().union(*(x.ops for x in input_injections)) if guarded else None
+        label = ("start", ", ".join(x.spelled() for x in input_injections)) if guarded else None
+        step = Step(partial(_run_frontend, list(input_injections), list_input, iree_flags), ops, label)
+        _add_step(stops, "start", step)
     _check_request(input_path, end, [phase for phase, _ in stops], dump_dir, data is not None)
-    session_flags = input_conversion.session_flags(iree_flags) if frontend else iree_flags
+    session_flags = input_conversion.session_flags(iree_flags) if frontend and not guarded else iree_flags
     with Compilation(input_path, session_flags, opt_options, dump_dir) as c:
         if record_rewrites:
             c.hooks.rewrites = []
@@ -146,7 +152,7 @@ def compile_with_injections(
         c.check_pipelines(  # a user's; opt-py's own fixes are planned when they run (test_fixes plans each)
             [j.pipeline for j in injections if j.ops is None]
             + [f"func.func({x.pipeline})" for x in codegen_injections if x.ops is None]
-            + [x.pipeline for x in input_injections]
+            + [x.pipeline for x in input_injections if x.ops is None]
         )
         if not c.parse():
             return c.failed(f"failed to parse '{input_path}'")
@@ -275,6 +281,9 @@ def _run_frontend(injections, listing: bool, iree_flags, c: Compilation, module)
         if listing:
             return c.answer((fe.listing() + "\n").encode())
         tag = c.dump_before("input", module)
+        if any(x.ops is not None for x in injections):  # fixes that find none of their ops are left out
+            names = c.op_names(module)
+            injections = [x for x in injections if x.ops is None or names is None or x.ops & names]
         try:
             input_conversion.run_frontend(fe, injections, module, c.run_pipeline, c.messages.append)
         except CompileError as e:

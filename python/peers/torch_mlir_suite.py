@@ -654,6 +654,15 @@ def load_call_arrays(folder: Path, meta: dict) -> list[tuple[list, list]]:
     ]
 
 
+def signless_as(e, g):
+    """``g`` read as PyTorch's ``e``: IREE's ABI is signless, so the runtime reads an unsigned result (torch's
+    uint8) as the signed integer of its width; its bytes are the module's, read as torch's dtype. Any other
+    difference in dtype is left for the comparison to report."""
+    if e.dtype.kind == "u" and g.dtype.kind == "i" and e.dtype.itemsize == g.dtype.itemsize:
+        return g.view(e.dtype)
+    return g
+
+
 def compare(expected: list, got: list) -> tuple[str, str]:
     """("", "") when ``got`` matches PyTorch's ``expected`` outputs, else (kind, what differs first)."""
     import numpy as np
@@ -661,7 +670,7 @@ def compare(expected: list, got: list) -> tuple[str, str]:
     if len(got) != len(expected):
         return "result count", f"{len(got)} results, PyTorch {len(expected)}"
     for i, (e, g) in enumerate(zip(expected, got)):
-        e, g = np.asarray(e), np.asarray(g)
+        e, g = np.asarray(e), signless_as(np.asarray(e), np.asarray(g))
         where = f"result {i} ({e.dtype} {list(e.shape)})"
         if g.shape != e.shape:
             return "shape", f"{where}: shape {list(g.shape)}"
@@ -745,7 +754,7 @@ def shapes_match(expected: list, got: list) -> str:
     if len(got) != len(expected):
         return f"{len(got)} results, PyTorch {len(expected)}"
     for i, (e, g) in enumerate(zip(expected, got)):
-        e, g = np.asarray(e), np.asarray(g)
+        e, g = np.asarray(e), signless_as(np.asarray(e), np.asarray(g))
         if (g.shape, g.dtype) != (e.shape, e.dtype):
             return f"result {i}: {g.dtype} {list(g.shape)}, PyTorch {e.dtype} {list(e.shape)}"
     return ""

@@ -18,9 +18,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Leaf:
-    """A result of the module: a tensor, or a number returned as a 0-d tensor (``number``: its type)."""
+    """A result of the module: a tensor, or a number returned as a 0-d tensor (``number``: its type).
+    ``unsigned``: the torch dtype's name of an unsigned tensor (``uint8``): IREE's ABI is signless, so the
+    runtime hands it back as the signed integer of its width; the same bytes are read as torch's dtype."""
 
     number: type | None = None
+    unsigned: str | None = None
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,8 @@ def _flatten(x, tensors):
 
     if isinstance(x, torch.Tensor):
         tensors.append(x)
-        return Leaf()
+        unsigned = str(x.dtype).removeprefix("torch.")
+        return Leaf(unsigned=unsigned if unsigned.startswith("uint") else None)
     if isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool)):
         kind = {torch.SymInt: int, torch.SymFloat: float, torch.SymBool: bool}[type(x)]
         dtype = {int: torch.int64, float: torch.float64, bool: torch.bool}[kind]
@@ -92,6 +96,8 @@ def rebuild(structure, results: list):
 def _rebuild(s, it):
     if isinstance(s, Leaf):
         value = next(it)
+        if s.unsigned is not None:
+            return _as_unsigned(value, s.unsigned)
         return value if s.number is None else s.number(value.item() if hasattr(value, "item") else value)
     if isinstance(s, Const):
         return s.value
@@ -109,6 +115,19 @@ def _rebuild(s, it):
         out.update(zip(s.keys, children))
         return out
     return s.cls(**dict(zip(s.keys, children)))  # dataclass, ModelOutput
+
+
+def _as_unsigned(value, name: str):
+    """``value`` (a tensor or array the runtime read signed) viewed as the unsigned dtype ``name``."""
+    if hasattr(value, "detach"):  # a torch tensor
+        import torch
+
+        dtype = getattr(torch, name)
+        return value.view(dtype) if value.dtype != dtype and value.element_size() == dtype.itemsize else value
+    import numpy as np
+
+    dtype = np.dtype(name)
+    return value.view(dtype) if value.dtype != dtype and value.dtype.itemsize == dtype.itemsize else value
 
 
 def count(structure) -> int:

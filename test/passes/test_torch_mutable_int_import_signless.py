@@ -1,25 +1,26 @@
 """torch-mutable-int-import-signless end to end: programs writing an integer input in place compile and do it.
 
 Stock IREE fails a program that writes an integer input in place (its torch
-frontend imports the mutable argument signed); with the pass injected inside
-the frontend (``--inject-input after:torch-iree-func-conversion:...``) each
-program here compiles for llvm-cpu, returns what torch returns, and leaves its
-input holding what torch leaves in it: ``x.zero_()`` on si32 and ``x.add_(y)``
-on si64 (dynamic sizes), and an accumulating ``index_put_`` on si64. The
-modules run in this process, so that the caller's buffer can be read back.
+frontend imports the mutable argument signed); with ``--fixes`` (the pass at
+its frontend point, ``after:torch-iree-func-conversion``) each program here
+compiles for llvm-cpu, returns what torch returns, and leaves its input
+holding what torch leaves in it: ``x.zero_()`` on si32 and ``x.add_(y)`` on
+si64 (dynamic sizes), and an accumulating ``index_put_`` on si64. The modules
+run in this process, so that the caller's buffer can be read back. Where the
+fix has no work, ``--fixes`` gives stock's bytes: a program with no mutable
+argument (IREE lowers it itself) and one writing a float input in place
+(opt-py lowers it, the pass finds nothing).
 """
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e
-from opt_py.iree.input_conversion import InputInjection
+from opt_py.iree import e2e, fixes
 from opt_py.iree.phases import compile_with_injections
 
 torch = pytest.importorskip("torch")
 
 PASS = "torch-mutable-int-import-signless"
 CPU = e2e.TARGETS["cpu"]
-AT = f"after:torch-iree-func-conversion:{PASS}"
 
 ZERO = """
 func.func @zero(%x: !torch.tensor<[?,?],si32>) -> !torch.vtensor<[?,?],si32> {
@@ -72,13 +73,37 @@ def inputs(name: str):
     return [rng.integers(-9, 9, 8), np.array([1, 3, 1, 7, 0]), rng.integers(-9, 9, 5)]
 
 
+FLOAT_ADD = ADD.replace("si64", "f32")
+
+
 @pytest.fixture(scope="module")
 def vmfb(tmp_path_factory):
+    """The three programs compiled with ``--fixes``: the fix runs at its frontend point and rewrites each."""
     path = tmp_path_factory.mktemp("mutable") / "mutable.mlir"
     path.write_text(ZERO + ADD + INDEX_PUT)
-    res = compile_with_injections(str(path), list(CPU.compile_flags), [], input_injections=[InputInjection.parse(AT)])
+    res, _ = fixes.compile_with_fixes(str(path), list(CPU.compile_flags), record_rewrites=True)
     assert res.ok, res.messages
+    assert [r.pass_name for r in res.rewrites].count(PASS) == 3, res.rewrites
     return res.output
+
+
+@pytest.mark.parametrize("program", ["no_mutable_argument", "float_written_in_place"])
+def test_fixes_gives_stock_bytes_where_the_fix_has_no_work(program, tmp_path):
+    """No mutable argument: the fix's ops are not in the module as parsed, IREE lowers it as stock. A float
+    written in place: opt-py lowers it with the fix, which finds no signed import: the same bytes either way."""
+    path = tmp_path / "p.mlir"
+    text = FLOAT_ADD if program == "float_written_in_place" else FLOAT_ADD.replace("!torch.tensor", "!torch.vtensor")
+    if program == "no_mutable_argument":
+        text = text.replace("%0 = torch.copy.to_vtensor %x : !torch.vtensor<[?],f32>\n", "").replace("%0,", "%x,")
+        text = "\n".join(line for line in text.splitlines() if "overwrite" not in line)
+    path.write_text(text)
+    flags = list(CPU.compile_flags)
+    stock = compile_with_injections(str(path), flags, [])
+    fixed, _ = fixes.compile_with_fixes(str(path), flags, PASS, record_rewrites=True)
+    assert stock.ok and fixed.ok, (stock.messages, fixed.messages)
+    assert fixed.output == stock.output and fixed.rewrites == []
+    ran = PASS in fixed.seconds
+    assert ran == (program == "float_written_in_place"), fixed.seconds
 
 
 def test_stock_fails_on_a_mutable_int_input(tmp_path):

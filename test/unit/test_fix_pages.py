@@ -48,7 +48,7 @@ def test_fix_page_says_when_fixes_runs_it(fix):
 
 
 def test_only_the_fixes_pages_have_the_section():
-    """A registered pass outside ``--fixes`` (torch-mutable-int-import-signless) does not claim a rule."""
+    """A registered pass outside ``--fixes`` does not claim a rule."""
     names = {f.name for f in fixes.FIXES}
     extra = sorted(p.name for p in PASSES.glob("*.md") if p.stem not in names and sections(p.read_text()))
     assert not extra, f"pages of passes outside fixes.FIXES with a '{HEADING}' section: {extra}"

@@ -47,7 +47,7 @@ def test_target_kind(flags, kind):
 def test_every_fix_is_a_registered_pass():
     for f in fixes.FIXES:
         assert registry.builtin_pass(f.name) is not None, f.name
-        assert f.phase or f.codegen, f"{f.name} has no injection point"
+        assert f.phase or f.codegen or f.frontend, f"{f.name} has no injection point"
 
 
 def test_selection_keeps_table_order_and_rejects_unknown_names():
@@ -94,12 +94,21 @@ def test_each_fix_runs_on_the_ops_its_patterns_are_rooted_on():
 
     for f in fixes.FIXES:
         p = registry.builtin_pass(f.name)()
-        if f.codegen:
+        if f.frontend:
+            assert f.name in FRONTEND_OPS and f.ops == FRONTEND_OPS[f.name], f.name
+        elif f.codegen:
             assert f.ops == GATHER_SOURCES and {x.root for x in p.patterns()} <= set(f.ops), f.name
         elif isinstance(p, PatternPass):
             assert set(f.ops) == {x.root for x in p.patterns()}, f.name
         else:
             assert f.name in CUSTOM_PASS_OPS and f.ops == CUSTOM_PASS_OPS[f.name], f.name
+
+
+# A frontend fix's ops are looked for in the module as parsed, before IREE's frontend makes its patterns'
+# roots: every mutable argument is read through torch.copy.to_vtensor, written through overwrite.tensor.contents.
+FRONTEND_OPS = {
+    "torch-mutable-int-import-signless": ("torch.copy.to_vtensor", "torch.overwrite.tensor.contents"),
+}
 
 
 # What the passes that are not pattern passes walk for (their modules say why): a tied flow.dispatch, a barrier.
@@ -180,6 +189,9 @@ def test_list_fixes_names_each_fix_and_its_point():
         if f.codegen.get("cuda"):
             spec = f"{f.codegen['cuda']}:{f.spelled('cuda')}"
             assert f"--inject-codegen {shlex.quote(spec)}" in proc.stdout
+        if f.frontend and "cuda" in f.targets:
+            spec = f"{f.frontend}:{f.spelled('cuda')}"
+            assert f"--inject-input {shlex.quote(spec)}" in proc.stdout
 
 
 def test_bare_fixes_never_swallows_the_input(tmp_path):

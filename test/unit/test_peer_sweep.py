@@ -405,6 +405,23 @@ def test_torch_results_floats_within_the_suites_tolerance_integers_exactly():
     assert tm.compare(want, want[:2])[0] == "result count"
 
 
+def test_torch_unsigned_results_read_as_torchs_dtype():
+    """IREE's ABI is signless: torch's uint8 comes back from the runtime as int8 of the same bytes
+    (ElementwiseToDtypeI64ToUI8Module_basic, ReduceMaxAlongDimUnsignedInt_basic). Its bytes are judged as
+    uint8, exactly; a wrong byte, another width or a float is still wrong."""
+    import numpy as np
+
+    want = [np.array([200, 3, 255], np.uint8)]
+    assert tm.compare(want, [np.array([-56, 3, -1], np.int8)]) == ("", "")
+    assert tm.compare(want, [np.array([-55, 3, -1], np.int8)]) == (
+        "integers differ",
+        "result 0 (uint8 [3]): 1 of 3 elements differ, first at 0: 201 vs 200",
+    )
+    assert tm.compare(want, [np.array([200, 3, 255], np.int16)])[0] == "dtype"
+    assert tm.compare([np.array([-1], np.int8)], [np.array([255], np.uint8)])[0] == "dtype"  # signed stays signed
+    assert tm.shapes_match(want, [np.zeros(3, np.int8)]) == ""
+
+
 def test_torch_results_compared_a_chunk_at_a_time_say_the_same(monkeypatch):
     import numpy as np
 

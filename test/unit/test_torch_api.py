@@ -195,6 +195,27 @@ def test_f64_is_computed_in_f64(cache_dir):
         torch.testing.assert_close(a, b, rtol=1e-12, atol=1e-15)
 
 
+def test_unsigned_results_come_back_in_torchs_dtype(cache_dir):
+    """IREE's ABI is signless: the runtime hands a uint8 result back as int8 of the same bytes. The model's
+    outputs are uint8 as PyTorch's, values above 127 included (a cast, an unsigned max); NumPy in, NumPy out too."""
+    torch = models_extra()
+    import opt_py.torch
+
+    class Unsigned(torch.nn.Module):
+        def forward(self, x):
+            u = x.to(torch.uint8)
+            return u, torch.max(u, 1)[0], x + 1
+
+    x = torch.tensor([[-3, 200, 7], [255, 0, 129]])
+    compiled = opt_py.torch.compile(Unsigned(), (x,))
+    got, want = compiled(x), Unsigned()(x)
+    for a, b in zip(got, want):
+        assert a.dtype == b.dtype and torch.equal(a, b), (a, b)
+    arrays = compiled(x.numpy())
+    assert [a.dtype.name for a in arrays] == ["uint8", "uint8", "int64"]
+    assert np.array_equal(arrays[1], want[1].numpy())
+
+
 def test_a_second_compile_of_the_same_model_is_served_by_the_cache(cache_dir):
     """The second compile is the first's module, read from the cache with what it knows: the module
     scatters into its input's buffer (IREE #16168), so that input is lent as a copy, cached or not."""
