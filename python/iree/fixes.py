@@ -104,6 +104,18 @@ FIXES: tuple[Fix, ...] = (
         ops=TORCH_OPERATOR,
     ),
     Fix(
+        "torch-bitwise-convert-operands",
+        "a bitwise or/and/xor of a ui8 and a wider integer sign-extends the ui8 (ui8 | si32: -56 for 200), and "
+        "bool | ui8 aborts the compile: the operands converted to the result's dtype first",
+        phase="start",
+        ops=(
+            "torch.aten.__or__.Tensor",
+            "torch.aten.bitwise_or.Tensor",
+            "torch.aten.bitwise_and.Tensor",
+            "torch.aten.bitwise_xor.Tensor",
+        ),
+    ),
+    Fix(
         "torch-decompose-logsumexp",
         "torch.aten.logsumexp has no lowering (its constants fail IREE's input conversion): "
         "written as torch._refs.logsumexp decomposes it",
