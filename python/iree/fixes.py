@@ -205,6 +205,14 @@ FIXES: tuple[Fix, ...] = (
             "torch.aten.floor_divide.Scalar",
         ),
     ),
+    # On the module as parsed, before torch-sdpa-masked-rows-zero, which then works on types that agree.
+    Fix(
+        "torch-sdpa-agree-shapes",
+        "scaled_dot_product_attention whose q, k, v, mask and result differ in which sizes are static, or whose "
+        "mask has a lower rank, fails torch-mlir's lowering: the static sizes one proves, the mask unsqueezed",
+        phase="start",
+        ops=("torch.aten.scaled_dot_product_attention",),
+    ),
     # On the module as parsed: the mask is still the one torch passed (IREE's frontend folds it into the
     # attention op's own i1 mask).
     Fix(

@@ -2,25 +2,20 @@
 
 Root cause. torch-mlir's linalg lowering of ``bitwise_or/and/xor.Tensor``
 (``__or__.Tensor`` canonicalizes into ``bitwise_or``) converts each operand
-to the result's element type inside the elementwise body with
-``convertScalarToDtype`` and no source dtype: the signless i8 of a ui8
-operand is sign-extended, so ``ui8 | si32`` is -56 where torch gives 200
-(a silent wrong result; also ``ui8 & si16``, ``si8 ^ ui8`` into si16, ...).
-A result of si8 or ui8 from another dtype (``bool | ui8``) is refused
-("dstOriginalDtype has to be passed"), aborting IREE's compile.
+to the result's element type inside the body with ``convertScalarToDtype``
+and no source dtype: a ui8 operand is sign-extended (``ui8 | si32`` is -56
+where torch gives 200, silently), and an 8-bit result from another dtype
+(``bool | ui8``) is refused, aborting IREE's compile.
 
 ``convert_operands`` converts such an operand first with
 ``torch.prims.convert_element_type`` (what ``.to`` exports; its lowering
-carries the source's signedness), then writes the op on operands of the
+carries the source's signedness) and writes the op on operands of the
 result's dtype: torch's own ``bitwise_*`` (both operands converted to
-``torch.result_type``, then combined). ``as_bitwise`` (torch-and-to-bitwise-and)
-does the rewrite and its checks.
-
-Left alone, with the reason: no operand that the lowering converts wrongly
-(no ui8 operand of another result dtype, no 8-bit result from another dtype:
-sign extension of a signed operand is right); an unranked operand or result;
-a result that is not bool or an integer of ``torch_ir``'s table; a result
-dtype that is not torch's promotion of the operands'.
+``torch.result_type``, then combined); ``as_bitwise`` (torch-and-to-bitwise-and)
+does the rewrite and its checks. Left alone, with the reason: no operand the
+lowering converts wrongly (a signed or bool operand widened is right); an
+unranked operand or result; a result that is not bool or an integer of
+``torch_ir``'s table; a result dtype that is not torch's promotion.
 """
 
 from __future__ import annotations

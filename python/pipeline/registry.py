@@ -36,6 +36,7 @@ BUILTIN_PASSES: dict[str, str] = {
     "torch-and-to-bitwise-and": "torch_and_to_bitwise_and:TorchAndToBitwiseAnd",
     "torch-xor-to-bitwise-xor": "torch_xor_to_bitwise_xor:TorchXorToBitwiseXor",
     "torch-bitwise-convert-operands": "torch_bitwise_convert_operands:TorchBitwiseConvertOperands",
+    "torch-sdpa-agree-shapes": "torch_sdpa_agree_shapes:TorchSdpaAgreeShapes",
     "torch-decompose-logsumexp": "torch_decompose_logsumexp:TorchDecomposeLogsumexp",
     "torch-topk-unsorted-as-sorted": "torch_topk_unsorted_as_sorted:TorchTopkUnsortedAsSorted",
     "torch-decompose-histc": "torch_decompose_histc:TorchDecomposeHistc",

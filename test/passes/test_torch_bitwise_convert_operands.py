@@ -31,6 +31,8 @@ NP = {
     "torch.aten.bitwise_xor.Tensor": np.bitwise_xor,
     "torch.aten.__or__.Tensor": np.bitwise_or,
 }
+
+
 # Every mixed pair the lowering converts wrongly, as bitwise_or, same shapes.
 def promoted(a: str, b: str) -> str:
     return result_type([VTensor((1,), a), VTensor((1,), b)])
