@@ -90,12 +90,6 @@ FIXES: tuple[Fix, ...] = (
         phase="start",
     ),
     Fix(
-        name="torch-sdpa-masked-rows-zero",
-        fixes="scaled_dot_product_attention rows a mask hides from every key: NaN from IREE's attention, 0 in torch; computed unmasked and given 0 times their output",
-        ops=("torch.aten.scaled_dot_product_attention",),
-        phase="start",
-    ),
-    Fix(
         name="onnx-runtime-axes-as-select",
         fixes="an ONNX ReduceX or CumSum whose axes are a runtime tensor has no lowering: one copy per axes the static types allow, selected at run time",
         ops=("torch.operator",),
@@ -172,6 +166,26 @@ FIXES: tuple[Fix, ...] = (
         fixes="torch.view_as_complex of a tensor whose last dim is dynamic (every dim of an export dynamic) fails IREE's bitcast lowering (one result size too many): the last dim typed 2, the only size torch takes",
         ops=("torch.aten.view_as_complex",),
         phase="start",
+    ),
+    Fix(
+        name="torch-bitwise-convert-operands",
+        fixes="a bitwise or/and/xor of a ui8 and a wider integer sign-extends the ui8 (ui8 | si32: -56 for 200), and bool | ui8 aborts the compile: the operands converted to the result's dtype first",
+        ops=("torch.aten.__or__.Tensor", "torch.aten.bitwise_or.Tensor", "torch.aten.bitwise_and.Tensor", "torch.aten.bitwise_xor.Tensor"),
+        phase="start",
+        after="torch-xor-to-bitwise-xor",
+    ),
+    Fix(
+        name="torch-sdpa-agree-shapes",
+        fixes="scaled_dot_product_attention whose q, k, v, mask and result differ in which sizes are static, or whose mask has a lower rank, fails torch-mlir's lowering: the static sizes one proves, the mask unsqueezed",
+        ops=("torch.aten.scaled_dot_product_attention",),
+        phase="start",
+    ),
+    Fix(
+        name="torch-sdpa-masked-rows-zero",
+        fixes="scaled_dot_product_attention rows a mask hides from every key: NaN from IREE's attention, 0 in torch; computed unmasked and given 0 times their output",
+        ops=("torch.aten.scaled_dot_product_attention",),
+        phase="start",
+        after="torch-sdpa-agree-shapes",
     ),
     Fix(
         name="linalg-empty-loop-to-init",

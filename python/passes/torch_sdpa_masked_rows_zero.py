@@ -21,6 +21,7 @@ class TorchSdpaMaskedRowsZero(PatternPass):
         "computed unmasked and given 0 times their output",
         phase="start",
         ops=("torch.aten.scaled_dot_product_attention",),
+        after="torch-sdpa-agree-shapes",  # which makes the operand types agree first
     )
 
     def patterns(self):

@@ -20,22 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from opt_py.iree import e2e
-from torch_e2e import compile_fixed, vtensor
+from torch_e2e import compile_fixed, sdpa_reference, vtensor
 
 PASS = "torch-sdpa-masked-rows-zero"
 CPU = e2e.TARGETS["cpu"]
-
-
-def sdpa_reference(q, k, v, mask) -> np.ndarray:
-    """torch's math kernel in float64: softmax(q @ k^T / sqrt(E) + mask) @ v, a row of -inf scores 0."""
-    q, k, v = (x.astype(np.float64) for x in (q, k, v))
-    with np.errstate(invalid="ignore", over="ignore"):
-        s = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
-        s = s + (np.where(mask, 0.0, -np.inf) if mask.dtype == np.bool_ else mask.astype(np.float64))
-        hidden = np.all(s == -np.inf, axis=-1, keepdims=True)
-        e = np.exp(s - np.max(np.where(hidden, 0.0, s), axis=-1, keepdims=True))
-        w = np.where(hidden, 0.0, e / np.sum(e, axis=-1, keepdims=True))
-        return w @ v
 
 
 @dataclass
