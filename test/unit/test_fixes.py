@@ -71,7 +71,12 @@ def test_fixes_sharing_a_phase_run_at_one_stop_in_table_order_each_on_its_ops():
 def test_a_fix_whose_order_matters_runs_after_the_fix_it_names(flags):
     """``Fix.after``: where both are injected for a target, at one stop, the named fix runs first."""
     after = {f.name: f.after for f in fixes.FIXES if f.after}
-    assert after == {"argsort-indices-only": "sort-slice-to-topk", "copy-shared-tied-operand": CLONE_SPLAT}
+    assert after == {
+        "argsort-indices-only": "sort-slice-to-topk",
+        "copy-shared-tied-operand": CLONE_SPLAT,
+        "torch-bitwise-convert-operands": "torch-xor-to-bitwise-xor",
+        "torch-sdpa-masked-rows-zero": "torch-sdpa-agree-shapes",
+    }
     phase_level, _ = fixes.injections(fixes.select("all"), flags)
     stops = {}
     for j in phase_level:
