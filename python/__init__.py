@@ -51,7 +51,7 @@ _LAZY = {
     "pattern": "authoring",
     "OptPyError": "errors",
     "PipelineFailed": "errors",
-    "OptOptions": "run.options",  # importing it loads no MLIR bindings
+    "OptOptions": "run.opt_options",  # importing it loads no MLIR bindings
 }
 
 

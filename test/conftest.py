@@ -10,7 +10,7 @@ import pytest
 
 def _present_target(name: str):
     """The target ``name`` if its device opens here; the test is skipped with the reason otherwise."""
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     target = e2e.TARGETS[name]
     ok, why = e2e.device_available(target)
@@ -34,7 +34,7 @@ def gpu_run_target(request):
 @pytest.fixture(params=["cuda", "rocm"])
 def gpu_compile_target(request):
     """GPU targets for compile-only checks: compiling for a GPU needs no GPU."""
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     return e2e.TARGETS[request.param]
 

@@ -5,7 +5,7 @@ constants, globals and values reaching scatters, sorts, accumulating matmuls,
 in-place generics and insert_slices through util/stablehlo optimization
 barriers, unfoldable constants or nothing; several functions sharing equal
 constants) compiled for llvm-cpu by stock IREE 3.13 and by ``opt-py compile
---fixes``, run by opt-py's worker (``opt_py.iree.worker``: loaded read-only
+--fixes``, run by opt-py's worker (``opt_py.execution.worker``: loaded read-only
 in a child process), every function called in turn three times in one
 context, compared with numpy bit for bit. Each case's line is printed as it
 finishes, the table at the end. ``--log FILE`` keeps each finished case (one

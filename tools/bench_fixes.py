@@ -39,7 +39,8 @@ def main() -> int:
     args = ap.parse_args()
 
     from iree.compiler.tools.binaries import find_tool
-    from opt_py.iree import e2e, fixes
+    from opt_py.execution import e2e
+    from opt_py.iree import fixes
 
     flags = list(e2e.TARGETS[args.target].compile_flags)
     phase_specs, _ = fixes.specs("all", flags)

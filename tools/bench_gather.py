@@ -90,7 +90,7 @@ func.func @read(%table: tensor<4096x256xf32>, %rows: tensor<2048xi32>, %cols: te
 
 def runtime(reps: int):
     import iree.runtime as rt
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     target = e2e.TARGETS["cpu"]
     rng = np.random.default_rng(0)

@@ -203,7 +203,7 @@ def copy_program(spec: str) -> str:
 
 
 def compile_(path, target, with_pass, compile_to=None):
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
     from opt_py.iree.phases import Injection, compile_with_injections
 
     flags = [AGGRESSIVE, *e2e.TARGETS[TARGETS[target]].compile_flags]
@@ -224,7 +224,7 @@ def softmax_survives(path) -> bool:
 
 
 def gpu(path, target, with_pass) -> str:
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     flags = [AGGRESSIVE]
     r = compile_(path, target, with_pass)
@@ -243,7 +243,7 @@ def gpu(path, target, with_pass) -> str:
 
 
 def cpu_code_identical(path) -> bool:
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     stock, ours = (
         e2e.machine_code(path, e2e.TARGETS["cpu"], inject=[INJECT] if v else [], extra_flags=[AGGRESSIVE])
@@ -278,7 +278,7 @@ def runtimes(vmfbs: dict, inputs: dict, device: str, rounds: int, reps: int) -> 
 
 def devices() -> dict[str, str]:
     """Report label -> e2e target of each device present: the CPU always."""
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     found = {"cpu": "cpu"}
     ok, why = e2e.device_available(e2e.TARGETS["cuda"])
@@ -291,7 +291,7 @@ def devices() -> dict[str, str]:
 
 def measure(path, inputs, out_spec, target, tmp, rounds, reps) -> dict:
     """Stock and rewritten runtime and bandwidth on ``target``'s device."""
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     tgt = e2e.TARGETS[target]
     vmfbs, feeds = {}, {}

@@ -51,7 +51,7 @@ def speed(reps: int, n: int = 2000):
 
 def _compile_one(job):
     from opt_py.cases import topk
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     variant, target_name, with_pass = job
     with tempfile.TemporaryDirectory() as tmp:

@@ -8,7 +8,7 @@ the figure is the min over rounds, and the ratio is to the first variant.
 
 import argparse
 
-from opt_py.bench import topk as b
+from opt_py.bench import topk_speed as b
 
 
 def main():

@@ -68,8 +68,9 @@ VARIANTS = {  # name -> the top-k pass's options in place of --fixes' (None: the
 
 def build(a):
     import numpy as np
-    from opt_py.iree import e2e, fixes
-    from opt_py.iree.bundle import first_error
+    from opt_py.execution import e2e
+    from opt_py.execution.bundle_write import first_error
+    from opt_py.iree import fixes
     from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, choose_form, choose_gpu_form, chunk_size
 
     tgt = e2e.TARGETS[a.target]

@@ -15,7 +15,7 @@ take minutes, so it is run only with --stock-wide.
 
 import argparse
 
-from opt_py.bench.topk import B, bench, compile_text, program, torch_us, trivial
+from opt_py.bench.topk_speed import B, bench, compile_text, program, torch_us, trivial
 
 
 def main():

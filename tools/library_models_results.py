@@ -33,7 +33,7 @@ def _load(d: Path):
 def cell(d: Path, target_name: str, inject=(), fixes: bool = False) -> str:
     """'ok (max diff)', '**wrong** (max diff)', 'compiles' or 'fails: <first error line>'."""
     from opt_py.errors import OptPyError
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     m, inputs, expected = _load(d)
     target = e2e.TARGETS[target_name]

@@ -3,7 +3,7 @@
 For every program in test/e2e/codegen_programs (or --programs), every target
 (--targets), every injection point the program's codegen offers (every
 splice position of every dispatch function; see
-opt_py.iree.faithfulness.codegen_points), compile with a probe pipeline
+opt_py.iree.codegen_faithfulness.codegen_points), compile with a probe pipeline
 injected there and compare the executable with stock. The default probe,
 ``test-touch``, adds an unused constant: the function changed, so it is
 replayed after the point, and the executable must still be stock's, or the
@@ -56,8 +56,8 @@ def main(argv=None) -> int:
     )
     args = ap.parse_args(argv)
 
-    from opt_py.iree import faithfulness as cf
-    from opt_py.iree.e2e import TARGETS
+    from opt_py.execution.e2e import TARGETS
+    from opt_py.iree import codegen_faithfulness as cf
 
     cf.register_nothing()
     files = sorted(Path(args.programs_dir).glob("*.mlir"))

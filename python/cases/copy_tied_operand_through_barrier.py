@@ -26,7 +26,7 @@ function may also return the destination it wrote into, and ``Read`` returns
 child process, calls every function three times in one context and compares
 each call with numpy: a write into a constant shows as a changed result, a
 changed read elsewhere, or a fault. The runs go through opt-py's worker
-(``opt_py.iree.worker``: the module mapped read-only in a child process, a
+(``opt_py.execution.worker``: the module mapped read-only in a child process, a
 fault an outcome), every function of the case in one request.
 """
 
@@ -516,7 +516,7 @@ def run(case: Case, with_pass: bool | str, target_name: str = "cpu", timeout: fl
     import tempfile
 
     from ..errors import OptPyError
-    from ..iree import e2e, worker
+    from ..execution import e2e, worker
 
     target = e2e.TARGETS[target_name]
     inject, inject_codegen = _injections(with_pass, target)
@@ -571,7 +571,7 @@ def copies(case: Case) -> int:
     import re
     import tempfile
 
-    from ..iree import e2e
+    from ..execution import e2e
     from ..iree.phases import compile_with_injections
     from ..run.api import run_pipeline
 

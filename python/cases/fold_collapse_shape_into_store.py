@@ -355,7 +355,7 @@ def run(case: Case, with_pass: bool | str, target_name: str = "cpu") -> str:
     import tempfile
 
     from ..errors import OptPyError
-    from ..iree import e2e
+    from ..execution import e2e
 
     target = e2e.TARGETS[target_name]
     with tempfile.TemporaryDirectory() as tmp:
@@ -382,7 +382,7 @@ def folds(case: Case, which=("opt-py", "C++")) -> dict[str, str]:
     import tempfile
 
     from ..errors import PipelineFailed
-    from ..iree import e2e
+    from ..execution import e2e
     from ..iree.phases import compile_with_injections
     from ..run.api import run_pipeline
 

@@ -299,7 +299,7 @@ def run(case: Case, with_pass: bool | str, target_name: str = "cpu") -> str:
     import tempfile
 
     from ..errors import OptPyError
-    from ..iree import e2e
+    from ..execution import e2e
     from ..iree import fixes as fx
 
     target = e2e.TARGETS[target_name]
@@ -329,7 +329,7 @@ def copies(case: Case) -> int:
     import re
     import tempfile
 
-    from ..iree import e2e
+    from ..execution import e2e
     from ..iree.phases import compile_with_injections
     from ..run.api import run_pipeline
 

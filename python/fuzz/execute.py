@@ -34,7 +34,7 @@ def table(kind: str):
 
 
 def generate(config: dict, seed: int) -> Program:
-    from .generate import Generator
+    from .generator import Generator
 
     kind = config["kind"]
     if kind == "mix":
@@ -76,8 +76,8 @@ def check(program: Program, config: dict, sides, workdir: str, say, want_values:
 
 
 def run_side(path, program, config, side, inputs, reference, native, t, say) -> dict:
-    from ..iree import e2e
-    from ..iree.outcomes import first_error
+    from ..execution import e2e
+    from ..execution.outcomes import first_error
     from . import judge
 
     target = e2e.TARGETS[config["target"]]
@@ -117,7 +117,7 @@ LEFT_BEHIND = re.compile(r"failed to legalize operation 'torch\.(constant\.\w+|v
 
 def left_unconverted(path, config: dict, side: str) -> list[str]:
     """The torch ops the side's frontend left unconverted (after its ``start`` fixes, for ``--fixes``)."""
-    from ..iree import e2e
+    from ..execution import e2e
     from ..iree.input_conversion import left_unconverted as left
     from ..run.api import run_pipeline
 
@@ -139,13 +139,14 @@ def side_injections(config: dict, side: str) -> tuple[tuple, tuple]:
     """(--inject, --inject-codegen) of a side: stock's planted passes, or every fix run unconditionally."""
     if side == STOCK:
         return tuple(config.get("stock_inject", ())), ()
-    from ..iree import e2e, fixes
+    from ..execution import e2e
+    from ..iree import fixes
 
     return fixes.specs("all", e2e.TARGETS[config["target"]].compile_flags)
 
 
 def compile_side(path: str, config: dict, side: str) -> bytes:
-    from ..iree import e2e
+    from ..execution import e2e
     from ..pipeline.registry import load_pass_files
 
     load_pass_files(config.get("plugins", []))
@@ -179,7 +180,7 @@ def job_check(job: dict, say) -> dict:
 
 def job_hunt(job: dict, say) -> dict:
     """``compare --per-dispatch`` on the program: the right side as A, the wrong one as B, saved in the job's folder."""
-    from ..iree import e2e, hunt
+    from ..execution import e2e, hunt
     from ..pipeline.registry import load_pass_files
 
     config = job["config"]

@@ -968,6 +968,6 @@ def result(op: Op, vals, attrs, out) -> Value:
 
 
 def sane(out) -> bool:
-    from .generate import finite_and_modest
+    from .generator import finite_and_modest
 
     return finite_and_modest(out)

@@ -56,14 +56,14 @@ def _replace_folder(folder: Path, files: dict[str, bytes]) -> None:
 
 
 def _flags(config: dict) -> list[str]:
-    from ..iree import e2e
+    from ..execution import e2e
 
     return [*e2e.TARGETS[config["target"]].compile_flags, *config.get("flags", ())]
 
 
 def commands(config: dict, red: dict, inputs: list[str]) -> str:
     """The commands that show the failure, run from the bucket's folder."""
-    from ..iree import e2e
+    from ..execution import e2e
 
     lines = ["#!/bin/sh", f"# {red['signature']} ({red['side']}), opt-py fuzz seed {red['seed']}", "set -x"]
     for side in config["sides"]:

@@ -47,7 +47,7 @@ def failing(side: dict) -> bool:
 
 def signature(side: dict) -> str:
     """A side's failure, normalised (``outcomes.family``) so that the same bug on another program matches."""
-    from ..iree.outcomes import family
+    from ..execution.outcomes import family
 
     o = side["outcome"]
     if o == "wrong":
@@ -131,7 +131,7 @@ def crash_site(config: dict, side: str, path: str) -> str:
     """Where IREE crashed, from its stack dump: the side's compile re-run as a command."""
     if not os.path.exists(path):
         return ""
-    from ..iree.outcomes import crash_site as site
+    from ..execution.outcomes import crash_site as site
 
     with tempfile.TemporaryDirectory() as tmp:
         cmd = compile_command(config, side, path, os.path.join(tmp, "m.vmfb"))
@@ -144,7 +144,7 @@ def crash_site(config: dict, side: str, path: str) -> str:
 
 def compile_command(config: dict, side: str, path: str, output: str) -> list[str]:
     """The command that compiles ``path`` as the side does: iree-compile for plain stock, else opt-py compile."""
-    from ..iree import e2e
+    from ..execution import e2e
 
     flags = [*e2e.TARGETS[config["target"]].compile_flags, *config.get("flags", ())]
     plugins = [f"--load-pass-plugin={p}" for p in config.get("plugins", ())]

@@ -509,7 +509,7 @@ def result(op: Op, vals, attrs, out) -> Value:
 
 
 def sane(out) -> bool:
-    from .generate import finite_and_modest
+    from .generator import finite_and_modest
 
     t = out.float() if out.dtype == _torch().bfloat16 else out
     return finite_and_modest(t.numpy()) and out.numel() > 0

@@ -18,8 +18,8 @@ Shared by ``tools/sweep_peer_suites.py`` (the sweep, with ``opt_py.peers.sweep``
 ``torch_mlir``
     torch-mlir's e2e PyTorch programs, exported once each with iree-turbine
     (``opt_py.peers.torch_mlir_suite``: how, and how results are judged), compiled
-    with the project's flags for the target (``opt_py.iree.e2e.TARGETS``) and
-    run on the same inputs by ``opt_py.iree.worker`` (loaded read-only, called
+    with the project's flags for the target (``opt_py.execution.e2e.TARGETS``) and
+    run on the same inputs by ``opt_py.execution.worker`` (loaded read-only, called
     twice, a fault is the case's outcome), against PyTorch's outputs.
 
 Each case runs in a child process per step, so an IREE crash, a hang or a
@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # the outcome helpers the sweep shares with opt-py fuzz, re-exported for opt_py.peers.sweep and its tests
-from opt_py.iree.outcomes import (
+from opt_py.execution.outcomes import (
     crash_site,
     family,
     first_error,
@@ -284,7 +284,7 @@ def fixes_flag(variant: str) -> list[str]:
 
 def gpu_target_flags(target: str) -> tuple[str, ...]:
     """The project's compile flags for a GPU target (e2e files name only a backend)."""
-    from opt_py.iree.e2e import TARGETS as E2E_TARGETS
+    from opt_py.execution.e2e import TARGETS as E2E_TARGETS
 
     return E2E_TARGETS[target].compile_flags
 
@@ -473,7 +473,7 @@ def run_torch_case(case: Case, variant: str, compile_timeout: float, run_timeout
 
 def run_and_judge(case: Case, meta: dict, module: str, timeout: float) -> dict:
     """Every call of the test, twice, in one context: pass, random, wrong, run-fail, crash or timeout."""
-    from opt_py.iree import e2e, worker
+    from opt_py.execution import e2e, worker
 
     if not hasattr(_LOCAL, "worker"):
         _LOCAL.worker = worker.Worker()

@@ -28,7 +28,7 @@ from ..errors import PipelineError
 from ..pipeline.plan import Plan, Step
 from . import progress
 from .diagnostics import Collector, Diag, format_location
-from .options import OptOptions
+from .opt_options import OptOptions
 from .placement import concrete_paths, nest_text, targets
 
 

@@ -10,7 +10,7 @@ Nothing is imported up front: the command's entry point is ``client.main``,
 which hands the run to the warm server when one is up (``server.py``) and
 calls this ``main`` otherwise; argparse is imported to parse the flags and
 the MLIR bindings when the first IR is touched, so a bad flag costs nothing.
-The mlir-opt flags are derived from ``OptOptions`` (``run/options.py``).
+The mlir-opt flags are derived from ``OptOptions`` (``run/opt_options.py``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _expand_bool_values(argv: list[str]) -> list[str]:
     """
     import argparse
 
-    from ..run.options import boolean_flags
+    from ..run.opt_options import boolean_flags
 
     flags = boolean_flags()
     out = []
@@ -78,7 +78,7 @@ def _build_opt_parser():
     p.add_argument("-o", dest="output", default="-", help="output file (written only on success)")
     import dataclasses
 
-    from ..run.options import OptOptions
+    from ..run.opt_options import OptOptions
 
     pipeline, *flags = dataclasses.fields(OptOptions)
     _add_run_option(p, pipeline)
@@ -111,7 +111,7 @@ def run_options(args):
     """The ``OptOptions`` the parsed flags ask for."""
     import dataclasses
 
-    from ..run.options import OptOptions
+    from ..run.opt_options import OptOptions
 
     return OptOptions(**{f.name: getattr(args, f.name) for f in dataclasses.fields(OptOptions)})
 
@@ -255,21 +255,21 @@ def compare_main(argv: list[str]) -> int:
 def bundle_main(argv: list[str]) -> int:
     """``opt-py bundle``: the bundle (layer iree) gets the program generators from here (layer tool)."""
     from ..cases import generators
-    from ..iree.bundle import bundle_main as write
+    from ..execution.bundle_write import bundle_main as write
 
     return write(argv, generators())
 
 
 def cache_main(argv: list[str]) -> int:
-    """``opt-py cache``: the compiled-module cache (iree/cache.py), shown or cleared."""
-    from ..iree.cache import cache_main as main
+    """``opt-py cache``: the compiled-module cache (iree/module_cache.py), shown or cleared."""
+    from ..iree.module_cache import cache_main as main
 
     return main(argv)
 
 
 def check_main(argv: list[str]) -> int:
-    """``opt-py check``: IREE's check tests compiled and run (iree/check.py)."""
-    from ..iree.check import check_main as check
+    """``opt-py check``: IREE's check tests compiled and run (execution/check_tests.py)."""
+    from ..execution.check_tests import check_main as check
 
     return check(argv)
 

@@ -1,7 +1,7 @@
 """``opt-py compare``: compile one program two ways, run both through the IREE runtime, diff the outputs.
 
 With ``--per-dispatch`` it traces every dispatch and reports the first whose
-results differ (``iree/hunt.py``). Exit status: 0 same, 1 different, 2 error.
+results differ (``execution/hunt.py``). Exit status: 0 same, 1 different, 2 error.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def compare_main(argv: list[str]) -> int:
     import numpy as np
 
     from ..errors import DeviceUnavailable, OptPyError
-    from ..iree import e2e
+    from ..execution import e2e
     from ..pipeline.registry import load_pass_files
 
     target = e2e.TARGETS[args.target]
@@ -131,10 +131,10 @@ def compare_main(argv: list[str]) -> int:
 
 
 def _per_dispatch(args, iree_flags, inputs) -> int:
-    """``compare --per-dispatch``: the report of iree/hunt.py; exit 1 when a dispatch differs."""
+    """``compare --per-dispatch``: the report of execution/hunt.py; exit 1 when a dispatch differs."""
     import shlex
 
-    from ..iree import e2e, hunt
+    from ..execution import e2e, hunt
 
     a = hunt.Build(
         e2e.TARGETS[args.a_target or args.target], tuple(args.a_inject), tuple(args.a_inject_codegen), tuple(iree_flags)

@@ -133,7 +133,7 @@ def _compile(args, iree_flags):
     from ..iree.input_conversion import InputInjection
     from ..iree.phases import Injection, compile_with_injections
     from ..pipeline.registry import load_pass_files
-    from ..run.options import OptOptions
+    from ..run.opt_options import OptOptions
 
     load_pass_files(args.load_pass_plugin)
     if args.output is None and not (args.list_codegen_passes or args.list_input_passes):

@@ -18,6 +18,6 @@ __all__ = ["Compiled", "Options", "clear_cache", "compile", "compile_generate"]
 
 def clear_cache(cache_dir: str | None = None) -> int:
     """Remove every compiled module from the cache (``cache_dir`` or the default); how many there were."""
-    from ..iree.cache import ModuleCache
+    from ..iree.module_cache import ModuleCache
 
     return ModuleCache(cache_dir).clear()

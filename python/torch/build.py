@@ -2,7 +2,7 @@
 
 Both front doors end here: ``opt_py.torch.compile`` with iree-turbine's
 export, the dynamo backend with each graph it is handed. The module comes
-from the on-disk cache (iree/cache.py) when the same program was compiled
+from the on-disk cache (iree/module_cache.py) when the same program was compiled
 with the same flags, fixes and versions before; otherwise it is compiled in
 process with the fixes injected and stored. A failure raises
 ``TorchCompileError``, which names the graph, the op IREE stopped at and
@@ -58,8 +58,8 @@ class Program:
 
 def build(program: Program, options: Options, what: str) -> Built:
     """The module of ``program`` for ``options``' target and fixes: from the cache, or compiled."""
-    from ..iree import cache as module_cache
     from ..iree import fixes as fix_table
+    from ..iree import module_cache
     from ..iree import written_arguments as arguments
     from ..iree.phases import compile_with_injections
 

@@ -22,16 +22,16 @@ KEEP_F64 = "--iree-input-demote-f64-to-f32=false"
 class Options:
     """How opt-py compiles a PyTorch program (every field has a default)."""
 
-    target: str = "cpu"  # cpu | cuda | rocm (iree/e2e.py's TARGETS)
+    target: str = "cpu"  # cpu | cuda | rocm (execution/e2e.py's TARGETS)
     fixes: bool | str = True  # True: every opt-py fix; a comma-separated list: those; False: stock IREE
     iree_flags: tuple[str, ...] = ()  # more iree-compile flags, after the target's
     device: str | None = None  # the IREE runtime device (e.g. "cuda://1"); default: the target's, or the tensors'
-    cache: bool = True  # load a module compiled before from the on-disk cache (iree/cache.py)
+    cache: bool = True  # load a module compiled before from the on-disk cache (iree/module_cache.py)
     cache_dir: str | None = None  # the cache's folder (default $OPT_PY_CACHE_DIR or the XDG cache)
     fallback: bool = False  # backend only: run a graph that fails to compile in eager PyTorch, with a warning
 
     def __post_init__(self):
-        from ..iree.e2e import TARGETS
+        from ..execution.e2e import TARGETS
 
         if self.target not in TARGETS:
             raise OptPyError(f"unknown target '{self.target}' (targets: {', '.join(TARGETS)})")
@@ -77,7 +77,7 @@ class Options:
 
     def flags(self, f64: bool) -> list[str]:
         """iree-compile's flags: the target's, f64 kept when the program has any (``f64``), the user's."""
-        from ..iree.e2e import TARGETS
+        from ..execution.e2e import TARGETS
 
         chosen = any(f.split("=")[0] == KEEP_F64.split("=")[0] for f in self.iree_flags)
         keep_f64 = [KEEP_F64] if f64 and not chosen else []

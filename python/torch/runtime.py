@@ -42,7 +42,7 @@ class Loaded:
         argument's own buffer (the caller copies it there)."""
         import iree.runtime as rt
 
-        from ..iree.e2e import TARGETS
+        from ..execution.e2e import TARGETS
 
         self.target = target
         self.uri = device or TARGETS[target].device

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 
 @dataclass

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from harness import Case, check
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 
 def elementwise(shape: str, elem: str) -> str:
@@ -107,7 +107,7 @@ def test_absent_device_is_a_clear_error(tmp_path):
     import subprocess
     import sys
 
-    from opt_py.iree.e2e import TARGETS, device_available
+    from opt_py.execution.e2e import TARGETS, device_available
 
     missing = [t for t in ("cuda", "rocm") if not device_available(TARGETS[t])[0]]
     if not missing:

@@ -86,7 +86,7 @@ def _router_is_right(mask, weights) -> bool:
 
 
 def test_single_build_localizes_the_moe_router_miscompile(capsys, tmp_path):
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     tokens = np.random.default_rng(0).standard_normal((9, 12)).astype(np.float32)
     np.save(tmp_path / "tokens.npy", tokens)

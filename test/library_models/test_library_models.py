@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from model_corpus import all_models, assert_same_export, check_numbers, expect_compile
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 ROOT = Path(__file__).resolve().parent
 MODELS = all_models(ROOT)

@@ -50,7 +50,7 @@ class Compiled:
 
     def get(self, model: Model, target_name: str, inject=(), fixes: bool = False) -> bytes:
         """The module compiled for ``target_name``: stock, with ``inject``, or with opt-py compile --fixes."""
-        from opt_py.iree import e2e
+        from opt_py.execution import e2e
 
         key = (model.name, target_name, tuple(inject), fixes)
         if key not in self.done:
@@ -70,7 +70,7 @@ class Compiled:
 
 def mismatches(model: Model, outs):
     """The outputs that differ from PyTorch's beyond the manifest's tolerance."""
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     tol = model.manifest["tolerance"]
     diffs = e2e.compare(outs, model.expected(), rtol=tol["rtol"], atol=tol["atol"])
@@ -93,7 +93,7 @@ def expect_compile(compiled: Compiled, model: Model, target: str):
 
 def check_numbers(model: Model, outs, key: str):
     """The outputs match PyTorch, or still do not where the manifest pins ``key`` as "wrong"."""
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     bad = mismatches(model, outs)
     if model.known(key) == "wrong":

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from model_corpus import ROOT, all_models, assert_same_export
 from opt_py import OptPyError
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 MODELS = all_models()
 IDS = [m.name for m in MODELS]

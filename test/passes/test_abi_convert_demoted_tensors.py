@@ -18,7 +18,7 @@ module compiled once.
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 PASS = "abi-convert-demoted-tensors"
 CPU = e2e.TARGETS["cpu"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from opt_py.errors import OptPyError
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from opt_py.iree import fixes as fix_table
 
 CPU = e2e.TARGETS["cpu"]

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from opt_py import run_pipeline
 from opt_py.errors import OptPyError
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 CPU = e2e.TARGETS["cpu"]
 PASS = ("global-optimization:argsort-indices-only",)

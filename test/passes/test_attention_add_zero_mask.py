@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e
-from opt_py.iree.bundle import corpus_cases
+from opt_py.execution import e2e
+from opt_py.execution.bundle_write import corpus_cases
 
 CORPUS = Path(__file__).resolve().parents[1] / "models"
 PASS = "global-optimization:attention-add-zero-mask"

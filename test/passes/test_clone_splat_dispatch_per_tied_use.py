@@ -84,7 +84,7 @@ def test_router_dispatch_mask_and_combine_weights(tmp_path):
     combine weights, scattered into one zero fill over a dynamic token count.
     Stock returns the weights as the mask, and leaves the weights unwritten
     (zeros or whatever the buffer held: seen both)."""
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     path = tmp_path / "router.mlir"
     path.write_text(ROUTER)
@@ -111,7 +111,7 @@ def test_router_dispatch_mask_and_combine_weights(tmp_path):
 
 @pytest.mark.parametrize("seed", [12, 26])
 def test_compiles_for_gpu(seed, gpu_compile_target, tmp_path):
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     path = tmp_path / "case.mlir"
     path.write_text(sc.program(sc.random_case(seed)))

@@ -50,7 +50,7 @@ def test_the_sample_returns_written_destinations():
 
 
 def _run(path, inject):
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     target = e2e.TARGETS["cpu"]
     x = np.arange(5, dtype=np.int32)

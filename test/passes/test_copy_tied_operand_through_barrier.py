@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from opt_py.cases import copy_tied_operand_through_barrier as g
-from opt_py.iree import check, e2e, worker
+from opt_py.execution import check_tests as check
+from opt_py.execution import e2e, worker
 
 PASS = "copy-tied-operand-through-barrier"
 # Random seeds stock gets wrong, with how (by the benchmark): 48 and 99 between them reach every source

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 from opt_py import run_pipeline
 from opt_py.cases import fold_collapse_shape_into_generic as cg
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from opt_py.iree.phases import Injection, compile_with_injections
 from opt_py.patterns.fold_collapse_shape_into_generic_plan import (
     DYNAMIC,

@@ -64,7 +64,7 @@ def test_compiles_for_gpu(seed, gpu_compile_target):
     import os
     import tempfile
 
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     case = rs.random_case(seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -120,7 +120,7 @@ def test_expand_of_whole_load_matches_numpy(tmp_path):
     """The mirror fold: an expand_shape of a whole-binding load, folded at
     executable-sources (checked on the IR), and the numbers equal numpy."""
     import numpy as np
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
     from opt_py.iree.phases import compile_with_injections
 
     path = tmp_path / "expand.mlir"
@@ -160,7 +160,7 @@ def test_realistic_size_stock_wrong_pass_right():
 
 
 def test_the_guard_costs_no_workgroup_memory(tmp_path):
-    from opt_py.iree import e2e
+    from opt_py.execution import e2e
 
     path = tmp_path / "realistic.mlir"
     path.write_text(rs.program(REALISTIC))

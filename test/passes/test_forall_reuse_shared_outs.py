@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from opt_py import OptPyError, Pass, PipelineFailed, register_pass, run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 PROGRAM = """
 func.func @f(%a: tensor<64x128xf32>, %b: tensor<64x128xf32>) -> tensor<64x128xf32> {

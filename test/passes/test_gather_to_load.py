@@ -20,7 +20,7 @@ Partial masks (constant and not) must stay masked on the IR level.
 import numpy as np
 import pytest
 from opt_py import OptPyError, run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 
 def gather(index_def: str, mask_def: str, n: int = 8, base: str = "memref<4x64xf32>") -> str:

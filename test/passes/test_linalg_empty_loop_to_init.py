@@ -20,7 +20,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 PASS = "linalg-empty-loop-to-init"
 CPU = e2e.TARGETS["cpu"]

@@ -25,7 +25,7 @@ import math
 import ml_dtypes
 import numpy as np
 import pytest
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
 
 PASS = "math-inline-libm-calls"

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from opt_py import run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 CPU = e2e.TARGETS["cpu"]
 PASS = ("start:onnx-runtime-axes-as-select",)

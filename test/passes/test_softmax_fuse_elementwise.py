@@ -45,7 +45,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from opt_py import OptPyError, run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 PASS = "softmax-fuse-elementwise"
 IREE_DECOMPOSE = "iree-codegen-decompose-softmax{use-fusion=true}"

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from opt_py import run_pipeline
 from opt_py.cases import topk
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 TYPES = ["f32", "f16", "i32", "i64"]
 

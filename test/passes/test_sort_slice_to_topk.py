@@ -13,7 +13,8 @@ import os
 import numpy as np
 import pytest
 from opt_py.cases import topk
-from opt_py.iree import e2e, fixes
+from opt_py.execution import e2e
+from opt_py.iree import fixes
 from opt_py.patterns.sort_slice_to_topk import MAX_ROUNDS, Form, chunk_size
 
 CPU = e2e.TARGETS["cpu"]

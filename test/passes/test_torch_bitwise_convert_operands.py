@@ -17,7 +17,7 @@ import subprocess
 import numpy as np
 import pytest
 from opt_py import run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from opt_py.patterns.torch_bitwise_convert_operands import miscast
 from opt_py.patterns.torch_ir import VTensor, result_type
 from torch_e2e import NUMPY, Operand, compile_fixed, random_array, vtensor

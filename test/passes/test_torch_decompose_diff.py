@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from opt_py import run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
 from opt_py.patterns.torch_ir import promote
 from torch_e2e import NUMPY, Operand, compile_fixed, random_array, vtensor

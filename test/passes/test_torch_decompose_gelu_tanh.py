@@ -21,7 +21,7 @@ import shutil
 import numpy as np
 import pytest
 from opt_py import run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from opt_py.patterns.torch_decompose_gelu_tanh import K_BETA, K_KAPPA
 from torch_e2e import NUMPY
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
 from torch_e2e import vtensor
 

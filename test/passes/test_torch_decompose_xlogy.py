@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
 from opt_py.patterns.torch_decompose_xlogy import xlogy_dtype
 from opt_py.patterns.torch_ir import VTensor

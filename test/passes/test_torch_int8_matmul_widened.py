@@ -14,7 +14,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 torch = pytest.importorskip("torch")
 

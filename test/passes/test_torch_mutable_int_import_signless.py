@@ -14,7 +14,8 @@ argument (IREE lowers it itself) and one writing a float input in place
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e, fixes
+from opt_py.execution import e2e
+from opt_py.iree import fixes
 from opt_py.iree.phases import compile_with_injections
 
 torch = pytest.importorskip("torch")

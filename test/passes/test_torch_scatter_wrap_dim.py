@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from iree.compiler.tools.binaries import find_tool
 from opt_py import run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from torch_e2e import NUMPY, vtensor
 
 PASS = "torch-scatter-wrap-dim"

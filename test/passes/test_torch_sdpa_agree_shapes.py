@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from opt_py import run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from torch_e2e import sdpa_reference, vtensor
 
 PASS = "torch-sdpa-agree-shapes"

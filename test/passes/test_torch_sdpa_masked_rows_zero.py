@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from torch_e2e import compile_fixed, sdpa_reference, vtensor
 
 PASS = "torch-sdpa-masked-rows-zero"

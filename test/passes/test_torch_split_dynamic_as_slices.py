@@ -10,7 +10,7 @@ where the last chunk is full, one short and two short.
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
 
 torch = pytest.importorskip("torch")

@@ -9,7 +9,7 @@ several leading sizes (a view: the bits are the input's).
 
 import numpy as np
 import pytest
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
 
 torch = pytest.importorskip("torch")

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from opt_py import run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 from torch_e2e import NUMPY
 
 CPU = e2e.TARGETS["cpu"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 from opt_py import run_pipeline
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 CPU = e2e.TARGETS["cpu"]
 # torch's element type names (as in !torch.vtensor<[...],si64>) -> numpy dtypes; bf16 through ml_dtypes.

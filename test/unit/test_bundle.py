@@ -1,7 +1,7 @@
 """Bundles: modules compiled here, run elsewhere with only iree.runtime + numpy.
 
-A CPU bundle stands in for a GPU one: it is written by opt_py.iree.bundle and run
-by opt_py.iree.bundle_run (and by the copy of it inside the bundle) in a child
+A CPU bundle stands in for a GPU one: it is written by opt_py.execution.bundle_write and run
+by opt_py.execution.bundle_run (and by the copy of it inside the bundle) in a child
 Python where importing iree.compiler fails, so the runner is proven to need
 no compiler.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import opt_py
 import pytest
-from opt_py.iree import bundle
+from opt_py.execution import bundle_write as bundle
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "models"
@@ -108,7 +108,7 @@ def _results(out):
 def test_runner_without_compiler_sees_known_and_new_wrong_numbers(cpu_bundle):
     out, _ = cpu_bundle
     proc = run_without_compiler(
-        "-m", "opt_py.iree.bundle_run", str(out), "--device", "local-task", pythonpath=OPT_PY_PATH
+        "-m", "opt_py.execution.bundle_run", str(out), "--device", "local-task", pythonpath=OPT_PY_PATH
     )
     assert "is blocked" not in proc.stderr, proc.stderr
     # compiled with addf -> subf, softmax_masked_gate is wrong where stock is right (a surprise:
@@ -161,7 +161,7 @@ def test_isolated_runs_agree(cpu_bundle, tmp_path):
     results = tmp_path / "r.json"
     proc = run_without_compiler(
         "-m",
-        "opt_py.iree.bundle_run",
+        "opt_py.execution.bundle_run",
         str(out),
         "--isolate",
         "--case",
@@ -186,9 +186,13 @@ def test_isolated_runs_agree(cpu_bundle, tmp_path):
 
 def test_runner_rejects_unknown_variant_and_missing_device(cpu_bundle):
     out, _ = cpu_bundle
-    proc = run_without_compiler("-m", "opt_py.iree.bundle_run", str(out), "--variant", "nope", pythonpath=OPT_PY_PATH)
+    proc = run_without_compiler(
+        "-m", "opt_py.execution.bundle_run", str(out), "--variant", "nope", pythonpath=OPT_PY_PATH
+    )
     assert proc.returncode == 2 and "not in this bundle: nope" in proc.stderr
-    proc = run_without_compiler("-m", "opt_py.iree.bundle_run", str(out), "--device", "cuda", pythonpath=OPT_PY_PATH)
+    proc = run_without_compiler(
+        "-m", "opt_py.execution.bundle_run", str(out), "--device", "cuda", pythonpath=OPT_PY_PATH
+    )
     if proc.returncode != 2:
         pytest.skip("a cuda device is present here")
     assert "cannot open device 'cuda'" in proc.stderr
@@ -206,7 +210,7 @@ def test_compile_errors_are_recorded_and_counted_failed(tmp_path):
     assert (tmp_path / case["modules"]["opt-py"]["vmfb"]).stat().st_size > 0
     assert case["known"] == {"stock": "compile-error"}
     # bundle_run.run_one reports a compile error without touching any device
-    from opt_py.iree import bundle_run
+    from opt_py.execution import bundle_run
 
     r = bundle_run.run_one(str(tmp_path), case, "stock", "cuda")
     assert r["outcome"] == "compile-error"
@@ -233,7 +237,7 @@ def test_bundle_main_writes_a_runnable_bundle(tmp_path, capsys):
     assert "1 cases x 2 variants for cpu (0 did not compile)" in capsys.readouterr().out
     m = json.loads((out / "manifest.json").read_text())
     assert m["variants"]["opt-py"]["inject"] == [SORT_FIX] and m["variants"]["stock"]["inject"] == []
-    from opt_py.iree import bundle_run
+    from opt_py.execution import bundle_run
 
     assert bundle_run.main([str(out)]) == 0
     assert all(r["outcome"] == "right" for r in json.loads((out / "results.json").read_text())["results"])
@@ -273,7 +277,7 @@ def test_generators_are_the_ones_the_caller_passes(tmp_path, capsys):
 
 
 def test_compare_outputs_tolerance_and_shape():
-    from opt_py.iree.bundle_run import compare_outputs
+    from opt_py.execution.bundle_run import compare_outputs
 
     ref = [np.array([1.0, 2.0], np.float32)]
     assert compare_outputs([np.array([1.0, 2.00001], np.float32)], ref, 1e-4, 0)[0]
@@ -375,7 +379,7 @@ def test_opt_py_bundle_topk_generator_runs_right(tmp_path):
     out = tmp_path / "b"
     rc = bundle_main(["-o", str(out), "--target", "cpu", "--no-corpus", "--generator", "topk=3"])
     assert rc == 0
-    from opt_py.iree import bundle_run
+    from opt_py.execution import bundle_run
 
     assert bundle_run.main([str(out), "-o", str(tmp_path / "r.json")]) == 0
     results = json.loads((tmp_path / "r.json").read_text())["results"]
@@ -461,7 +465,7 @@ def test_time_gives_every_module_a_time_against_fixes_and_each_fix_its_cost(minu
 def test_time_reports_a_module_that_faults_or_cannot_load_and_goes_on(cpu_bundle, tmp_path):
     """A module iree-benchmark-module cannot run is that module's error in the table, not the runner's end
     (the check counts it failed: exit 1); a tool that dies of a signal is reported as a fault."""
-    from opt_py.iree import bundle_run
+    from opt_py.execution import bundle_run
 
     out, manifest = cpu_bundle
     case = next(c for c in manifest["cases"] if c["name"] == "gather_dim1")
@@ -516,7 +520,7 @@ def test_minus_one_variants_of_the_corpus_for_cuda(tmp_path):
 
 def test_a_module_another_variant_has_is_stored_and_timed_once(tmp_path):
     """Two variants compiling to the same bytes share one file (``same_as``) and one timing, said so."""
-    from opt_py.iree import bundle_run
+    from opt_py.execution import bundle_run
 
     cases = bundle.corpus_cases(CORPUS, names=["gather_dim1"])
     manifest = bundle.write_bundle(tmp_path, cases, target="cpu", variants=[bundle.STOCK, bundle.Variant("again")])
@@ -535,7 +539,7 @@ def test_time_goes_round_by_round_over_the_cases_and_stops_at_its_limit(monkeypa
     """The schedule, with iree-benchmark-module stood in for: each round visits every case, a case's
     variants one after the other, each round starting one further; a module another has byte for byte
     is not run; ratios are of medians; past --time-limit nothing starts, and the rows say so."""
-    from opt_py.iree import bundle_run
+    from opt_py.execution import bundle_run
 
     ms = {"stock": 2e-3, "fixes": 1e-3, "fixes-minus-x": 0.5e-3}
     calls = []

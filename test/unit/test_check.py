@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from opt_py.iree import check, e2e, worker
+from opt_py.execution import check_tests as check
+from opt_py.execution import e2e, worker
 
 ROOT = Path(__file__).resolve().parents[2]
 IREE_E2E = ROOT.parent / "shared" / "peer" / "iree_e2e"

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 from opt_py.errors import CodegenError
-from opt_py.iree import faithfulness as cf
+from opt_py.execution.e2e import TARGETS
+from opt_py.iree import codegen_faithfulness as cf
 from opt_py.iree.codegen_capture import capture_spec
 from opt_py.iree.codegen_lowering import FunctionLowering
 from opt_py.iree.codegen_replay import UNFAITHFUL_MARK, faithful_suffix, registered_blocks
-from opt_py.iree.e2e import TARGETS
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "e2e" / "codegen_programs"
 

@@ -394,7 +394,7 @@ def test_process_wide_iree_flag_not_inherited_by_a_later_compile(tmp_path):
     code = (
         "import sys\n"
         "from opt_py.errors import CompileError\n"
-        "from opt_py.iree import e2e\n"
+        "from opt_py.execution import e2e\n"
         "cpu = e2e.TARGETS['cpu']\n"
         "e2e.compile_program(sys.argv[1], cpu, extra_flags=['--iree-stream-emulate-memset'])\n"
         "try:\n"

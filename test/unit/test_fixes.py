@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from opt_py.cases import topk
 from opt_py.errors import CompileError
-from opt_py.iree import e2e, fixes
+from opt_py.execution import e2e
+from opt_py.iree import fixes
 from opt_py.iree.phases import PHASES
 from opt_py.pipeline import registry
 

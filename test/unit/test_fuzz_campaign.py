@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from opt_py import OptPyError
+from opt_py.execution.outcomes import first_error
 from opt_py.fuzz import campaign, execute, judge, known, linalg_ops, reduce, store, tasks
 from opt_py.fuzz.program import Program
-from opt_py.iree.outcomes import first_error
 
 ROOT = Path(__file__).resolve().parents[2]
 PLANTED = ROOT / "test" / "fuzz" / "planted_subf_as_addf.py"

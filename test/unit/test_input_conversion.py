@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from opt_py.errors import CompileError
-from opt_py.iree import faithfulness
+from opt_py.iree import codegen_faithfulness as faithfulness
 from opt_py.iree.input_conversion import InputInjection, element_pass_name, input_type
 from opt_py.iree.phases import Injection, compile_with_injections
 

@@ -197,14 +197,14 @@ def test_the_checks_see_an_upward_import(tmp_path):
 @pytest.mark.parametrize(
     "src,found",
     [
-        # what python/iree/bundle.py did: an upward import the static walk did not see
+        # what python/execution/bundle_write.py did: an upward import the static walk did not see
         ('importlib.import_module(f"..cases.{GENERATORS[name]}", __package__)\n', {"opt_py.cases"}),
         ('__import__("opt_py.tool.cli")\n', {"opt_py.tool.cli"}),
         ('import_module("opt_py.patterns." + name)\n', {"opt_py.patterns"}),
         ('importlib.import_module(f".{where}", __package__)\n', {"opt_py.iree"}),
         (
             'importlib.import_module(".errors", __name__)\n',
-            {"opt_py.iree.bundle"},
+            {"opt_py.execution.bundle_write"},
         ),  # bundle.errors, as Python resolves it
         ('importlib.import_module(name)\nimportlib.import_module("iree.compiler.ir")\n', set()),
     ],
@@ -212,4 +212,4 @@ def test_the_checks_see_an_upward_import(tmp_path):
 def test_the_checks_see_a_dynamic_import(tmp_path, src, found):
     path = tmp_path / "x.py"
     path.write_text(src)
-    assert imports("opt_py.iree.bundle", path) == found
+    assert imports("opt_py.execution.bundle_write", path) == found

@@ -1,4 +1,4 @@
-"""The on-disk cache of compiled modules (iree/cache.py) and its use by the PyTorch front doors (torch/build.py).
+"""The on-disk cache of compiled modules (iree/module_cache.py) and its use by the PyTorch front doors (torch/build.py).
 
 Hit and miss, every part of the key, damaged files, the size bound's
 least-recently-used eviction, ``opt-py cache`` and concurrent processes
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from opt_py import OptPyError
-from opt_py.iree import cache as mc
+from opt_py.iree import module_cache as mc
 
 # a small torch-dialect program, as the front doors hand programs to build()
 PROGRAM = """
@@ -133,7 +133,7 @@ def test_opt_py_cache_lists_and_clears(tmp_path, capsys):
 
 WRITER = """
 import sys
-from opt_py.iree.cache import ModuleCache
+from opt_py.iree.module_cache import ModuleCache
 store = ModuleCache(sys.argv[1])
 payload = bytes([int(sys.argv[2])]) * (1 << 20)
 for _ in range(60):
@@ -142,7 +142,7 @@ for _ in range(60):
 
 READER = """
 import os, sys, time
-from opt_py.iree.cache import ModuleCache
+from opt_py.iree.module_cache import ModuleCache
 store = ModuleCache(sys.argv[1])
 seen = set()
 end = time.time() + 30

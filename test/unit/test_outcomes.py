@@ -1,6 +1,6 @@
 """The first error line of a tool's output, as the sweeps and `opt-py fuzz` name a failure by it."""
 
-from opt_py.iree.outcomes import first_error
+from opt_py.execution.outcomes import first_error
 
 
 def test_the_first_diagnostic_is_the_error():

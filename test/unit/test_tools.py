@@ -155,10 +155,10 @@ def test_the_checks_see_what_they_forbid():
     assert not imports_of_tools(ast.parse("from opt_py.corpus import models\nimport iree.compiler.tools\n"))
 
     private_uses = (
-        "from opt_py.iree import e2e, _hidden\n"
+        "from opt_py.execution import e2e; from opt_py.iree import _hidden\n"
         "import opt_py.torch._impl\n"
         "import peer_sweep\n"
-        "def f():\n    from opt_py.iree.e2e import _runtime_tool\n    return e2e._runtime_tool, opt_py.x._y\n"
+        "def f():\n    from opt_py.execution.e2e import _runtime_tool\n    return e2e._runtime_tool, opt_py.x._y\n"
     )
     assert len(script_imports(ast.parse(private_uses))) == 6
     allowed = "import torch\nfrom opt_py.iree import e2e\nt = torch._dynamo\nrow = e2e.Run(1)._replace\nx._y\n"

@@ -224,7 +224,7 @@ def test_an_input_the_module_writes_in_place_is_lent_as_a_copy():
     torch.testing.assert_close(got, scatter(x, pos, v))
     assert torch.equal(x, torch.zeros(4, 3))
     [graph] = opt_backend.graphs()
-    from opt_py.iree.cache import ModuleCache
+    from opt_py.iree.module_cache import ModuleCache
     from opt_py.torch import runtime
 
     [entry] = ModuleCache().entries()
@@ -255,7 +255,7 @@ def test_a_buffer_pytorch_mutates_is_written_in_place_without_copies():
 def cuda_ready() -> tuple[bool, str]:
     if not torch.cuda.is_available():
         return False, "torch sees no CUDA device"
-    from opt_py.iree.e2e import TARGETS, device_available
+    from opt_py.execution.e2e import TARGETS, device_available
 
     return device_available(TARGETS["cuda"])
 

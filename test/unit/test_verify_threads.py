@@ -16,7 +16,7 @@ PLUGIN_SITE = ROOT / "plugins" / "site"
 CHILD = r"""
 import sys
 from opt_py import OptPyError
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 for i in range(5):
     try:
         e2e.compile_program(sys.argv[1], e2e.TARGETS["cpu"], inject=("executable-sources:test-addf-to-subf",))

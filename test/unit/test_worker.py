@@ -17,7 +17,7 @@ import json
 
 import numpy as np
 import pytest
-from opt_py.iree import bundle_run, e2e, hunt_trace, worker
+from opt_py.execution import bundle_run, e2e, hunt_trace, worker
 
 SCATTER = """
 func.func @scatter_adds() -> tensor<4xi32> {

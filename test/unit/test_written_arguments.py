@@ -7,7 +7,7 @@ test/unit/test_torch_backend.py shows the scatter's write on a lent tensor.
 """
 
 import pytest
-from opt_py.iree.e2e import TARGETS
+from opt_py.execution.e2e import TARGETS
 from opt_py.iree.phases import compile_with_injections
 from opt_py.iree.written_arguments import PHASE, written_arguments
 

@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 
 from opt_py.cases import topk
-from opt_py.iree import e2e
+from opt_py.execution import e2e
 
 B = 37
 

@@ -98,8 +98,8 @@ def check_main(argv: list[str], out=None) -> int:
     if args.device:
         target = dataclasses.replace(target, device=args.device, driver=args.device.split(":")[0])
     try:
+        from ..iree.fixes import specs
         from ..pipeline.registry import load_pass_files
-        from .fixes import specs
 
         load_pass_files(args.load_pass_plugin)
         inject, inject_codegen = list(args.inject), list(args.inject_codegen)

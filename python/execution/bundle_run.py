@@ -1,6 +1,6 @@
-"""Run a bundle written by opt_py.iree.bundle (opt-py bundle) on the machine that has the device.
+"""Run a bundle written by opt_py.execution.bundle_write (opt-py bundle) on the machine that has the device.
 
-    python -m opt_py.iree.bundle_run DIR --device cuda   (or: python DIR/run_bundle.py DIR --device cuda)
+    python -m opt_py.execution.bundle_run DIR --device cuda   (or: python DIR/run_bundle.py DIR --device cuda)
     python DIR/run_bundle.py DIR --device cuda      # the copy write_bundle puts in DIR
 
 Needs only ``iree-base-runtime`` (of the compiler's version, in the bundle's
@@ -45,7 +45,7 @@ import time
 import numpy as np
 
 try:
-    from . import worker  # as opt_py.iree.bundle_run
+    from . import worker  # as opt_py.execution.bundle_run
 except ImportError:  # as DIR/run_bundle.py: the bundle carries worker.py beside it
     import importlib.util
 

@@ -2,7 +2,7 @@
 
 ``opt-py bundle`` writes one: a directory that a machine with only
 ``iree-base-runtime`` and numpy can run (``python DIR/run_bundle.py DIR
---device cuda``, or ``python -m opt_py.iree.bundle_run DIR``): for each case
+--device cuda``, or ``python -m opt_py.execution.bundle_run DIR``): for each case
 its inputs, its reference outputs and one .vmfb per variant (stock IREE, and
 IREE with Python pipelines injected; a module another variant of the case has
 byte for byte is that one's file, ``same_as`` it), and manifest.json saying
@@ -243,7 +243,8 @@ def _write_case(out: Path, case: Case, tgt, variants, minus_one_fixes: bool, log
 def _write_module(out: Path, case: Case, tgt, v: Variant, entry: dict, record: bool, log) -> list[str]:
     """Compile ``case`` as ``v`` into the bundle and record it in ``entry``; with ``record``, the fixes
     that rewrote something, in the table's order (also recorded, with their counts)."""
-    from . import e2e, fixes
+    from ..iree import fixes
+    from . import e2e
 
     rel = f"cases/{case.name}/{v.name}.vmfb"
     module: dict = {"leaves_out": list(v.leave_out)} if v.leave_out else {}

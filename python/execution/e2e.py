@@ -95,8 +95,8 @@ def compile_result(
 ):
     """``compile_program``'s compile, its ``phases.CompileResult`` as it is (failed or not); ``leave_out``
     and ``record_rewrites``: see ``fixes.compile_with_fixes`` and ``phases.compile_with_injections``."""
-    from .codegen import CodegenInjection
-    from .phases import Injection, compile_with_injections
+    from ..iree.codegen import CodegenInjection
+    from ..iree.phases import Injection, compile_with_injections
 
     flags = [*target.compile_flags, *extra_flags]
     phase = [Injection.parse(s) for s in inject]
@@ -105,7 +105,7 @@ def compile_result(
         return compile_with_injections(
             path, flags, phase, codegen_injections=codegen, after_phase=after_phase, record_rewrites=record_rewrites
         )
-    from .fixes import compile_with_fixes
+    from ..iree.fixes import compile_with_fixes
 
     result, _ = compile_with_fixes(
         path,
@@ -150,7 +150,7 @@ def workgroup_memory_bytes(dump_dir, targets_ir: str) -> int:
 
 def workgroup_memory(path: str, target: Target, *, inject=(), extra_flags=()) -> int:
     """Compile ``path`` for a GPU ``target`` and measure it (workgroup_memory_bytes)."""
-    from .phases import Injection, compile_with_injections
+    from ..iree.phases import Injection, compile_with_injections
 
     with tempfile.TemporaryDirectory() as dump:
         flags = [*target.compile_flags, *extra_flags]
