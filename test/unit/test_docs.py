@@ -113,8 +113,10 @@ def test_readme_stays_short():
 PAGES = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 NAMED_PATH = re.compile(r"(?<![\w./$-])(?:python|tools|test|docs|examples)/[\w./-]*\w")
-# A module named inside the package, as docs/reference/architecture.md does: ``run/engine.py``.
-PACKAGE_PATH = re.compile(r"(?<![\w./$-])(?:authoring|patterns|passes|pipeline|run|iree|cases|tool)/[\w/]+\.py")
+# A module named inside the package, as docs/reference/architecture.md does: ``run/engine.py`` (any of the
+# package's folders, so that a new layer is checked as soon as it exists).
+PACKAGES = sorted(p.parent.name for p in (ROOT / "python").glob("*/__init__.py"))
+PACKAGE_PATH = re.compile(rf"(?<![\w./$-])(?:{'|'.join(PACKAGES)})/[\w/]+\.py")
 
 
 def prose(text: str) -> str:

@@ -2,10 +2,11 @@
 
 Layers, lowest first: errors and syntax; authoring (what a pass author
 writes against); patterns; passes; pipeline (text -> plan); run (plan x IR
--> IR); iree (compile, codegen, runtime); cases (program generators); fuzz (differential fuzzing campaigns),
-corpus (the model corpora's exporters and checks), peers (the peers' suites swept) and bench (what the
-benchmarks in tools/ share), beside it; tool
-(the command) and torch (the PyTorch front door). A module may import its own layer or lower ones, never the
+-> IR); iree (compiling with IREE, passes injected: phases, codegen, input conversion, const-eval, the fixes);
+execution (running what was compiled, checking it, hunting the wrong dispatch, bundles for a device elsewhere);
+cases (program generators); fuzz (differential fuzzing campaigns), corpus (the model corpora's exporters and
+checks), peers (the peers' suites swept) and bench (what the benchmarks in tools/ share), beside it; tool (the
+command) and torch (the PyTorch front door). A module may import its own layer or lower ones, never the
 facade ``opt_py`` itself. Lazy imports inside functions count too: a cycle
 through one is still a cycle for the reader. So do ``importlib.import_module``
 and ``__import__`` calls whose name the text shows (a literal, or the literal
@@ -27,6 +28,7 @@ LAYERS = [
     "pipeline",
     "run",
     "iree",
+    "execution",
     "cases",
     "fuzz",
     "corpus",
@@ -43,14 +45,15 @@ RANK = {
     "passes": 3,
     "pipeline": 4,
     "run": 5,
-    "iree": 6,
-    "cases": 7,
-    "fuzz": 8,  # differential fuzzing campaigns: generators, reducer, engines (opt-py fuzz)
-    "corpus": 8,  # the model corpora (test/models, test/library_models): specs, exporters, checks
-    "peers": 8,  # the peers' suites swept stock and with --fixes (tools/sweep_peer_suites.py)
-    "bench": 8,  # what the benchmarks in tools/ share: timing commands and pipelines, the top-k timers
-    "tool": 9,
-    "torch": 9,  # the PyTorch front door (opt_py.torch), beside the command
+    "iree": 6,  # compiling with IREE, Python passes injected
+    "execution": 7,  # running, checking and hunting what IREE compiled
+    "cases": 8,
+    "fuzz": 9,  # differential fuzzing campaigns: generators, reducer, engines (opt-py fuzz)
+    "corpus": 9,  # the model corpora (test/models, test/library_models): specs, exporters, checks
+    "peers": 9,  # the peers' suites swept stock and with --fixes (tools/sweep_peer_suites.py)
+    "bench": 9,  # what the benchmarks in tools/ share: timing commands and pipelines, the top-k timers
+    "tool": 10,
+    "torch": 10,  # the PyTorch front door (opt_py.torch), beside the command
 }
 
 
@@ -163,6 +166,22 @@ def test_no_upward_import(name):
     assert not bad, f"{name} imports upward: {bad}"
 
 
+def test_no_two_modules_share_a_name():
+    """A module's file name says which module it is: only a pass's own modules (its pattern, its pass, its
+    case generator) share the pass's name, by design (one name per pass everywhere)."""
+    passes = {p.stem for p in (PACKAGE / "passes").glob("*.py")}
+    by_name: dict[str, list[str]] = {}
+    for name, path in modules().items():
+        if path.name != "__init__.py":
+            by_name.setdefault(path.stem, []).append(name)
+    shared = {
+        stem: names
+        for stem, names in by_name.items()
+        if len(names) > 1 and not (stem in passes and all(layer(n) in ("patterns", "passes", "cases") for n in names))
+    }
+    assert not shared, f"modules with one name: {shared}"
+
+
 def test_no_import_cycles():
     graph = {n: {t for t in imports(n, p) if t in modules() and t != n} for n, p in modules().items()}
     state, path, cycles = {}, [], []
@@ -201,7 +220,7 @@ def test_the_checks_see_an_upward_import(tmp_path):
         ('importlib.import_module(f"..cases.{GENERATORS[name]}", __package__)\n', {"opt_py.cases"}),
         ('__import__("opt_py.tool.cli")\n', {"opt_py.tool.cli"}),
         ('import_module("opt_py.patterns." + name)\n', {"opt_py.patterns"}),
-        ('importlib.import_module(f".{where}", __package__)\n', {"opt_py.iree"}),
+        ('importlib.import_module(f".{where}", __package__)\n', {"opt_py.execution"}),
         (
             'importlib.import_module(".errors", __name__)\n',
             {"opt_py.execution.bundle_write"},
