@@ -18,7 +18,6 @@ check test, a flag is wrong).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 import tempfile
@@ -48,73 +47,10 @@ class FileResult:
         return [f for f in self.functions if f.problems]
 
 
-def parser():
-    import argparse
-
-    p = argparse.ArgumentParser(
-        prog="opt-py check",
-        description="Compile IREE check tests (functions calling check.expect_*) and run every exported "
-        "function through the IREE runtime with a check module, so that each expectation is checked. "
-        "Exit status: 0 every expectation holds, 1 one fails, 2 a file cannot be checked. "
-        "Unrecognized flags are iree-compile's (--flag=value).",
-    )
-    p.add_argument("files", nargs="+", metavar="FILE.mlir", help="check tests")
-    p.add_argument(
-        "--target",
-        choices=sorted(e2e.TARGETS),
-        default="cpu",
-        help="cpu (llvm-cpu, local-task), cuda (sm_80) or rocm (gfx942, hip)",
-    )
-    p.add_argument("--device", default=None, help="runtime device to run on (default: the target's)")
-    p.add_argument(
-        "--fixes",
-        default=None,
-        metavar="NAME,...",
-        help="--fixes: compile with every opt-py fix for the target; --fixes=NAME,...: only those",
-    )
-    p.add_argument("--inject", action="append", default=[], metavar="PHASE:PIPELINE", help="as opt-py compile")
-    p.add_argument(
-        "--inject-codegen",
-        action="append",
-        default=[],
-        metavar="before|after:PASS[#N]:PIPELINE",
-        help="as opt-py compile",
-    )
-    p.add_argument("--load-pass-plugin", action="append", default=[], metavar="FILE.py")
-    p.add_argument("--compile-only", action="store_true", help="compile every file, run nothing")
-    p.add_argument("--timeout", type=float, default=600.0, help="seconds for each function's two calls")
-    return p
-
-
-def check_main(argv: list[str], out=None) -> int:
-    out = out or sys.stdout
-    # A bare --fixes means all of them; it never takes the next argument (a file) as its value.
-    argv = ["--fixes=all" if a == "--fixes" else a for a in argv]
-    args, flags = parser().parse_known_intermixed_args(argv)
-    stray = [f for f in flags if not f.startswith("-")]
-    if stray:
-        return _error(f"unexpected argument(s) {' '.join(stray)} (write iree-compile flags as --flag=value)")
-    target = e2e.TARGETS[args.target]
-    if args.device:
-        target = dataclasses.replace(target, device=args.device, driver=args.device.split(":")[0])
-    try:
-        from ..iree.fixes import specs
-        from ..pipeline.registry import load_pass_files
-
-        load_pass_files(args.load_pass_plugin)
-        inject, inject_codegen = list(args.inject), list(args.inject_codegen)
-        if args.fixes is not None:
-            fix_phases, fix_codegen = specs(args.fixes, [*target.compile_flags, *flags])
-            inject, inject_codegen = [*fix_phases, *inject], [*fix_codegen, *inject_codegen]
-        if not args.compile_only:
-            ok, why = e2e.device_available(target)
-            if not ok:
-                raise OptPyError(f"cannot run on target '{args.target}': {why} (--compile-only compiles alone)")
-    except OptPyError as e:
-        return _error(str(e))
-    build = dict(inject=inject, inject_codegen=inject_codegen, extra_flags=flags)
-    results = [check_file(path, target, build, args.compile_only, args.timeout, out) for path in args.files]
-    return _summary(results, args.compile_only, out)
+def check_files(paths: list[str], target: e2e.Target, build: dict, compile_only: bool, timeout: float, out) -> int:
+    """Check each file in turn and print the summary; the exit status (0, 1 or 2, as the module says)."""
+    results = [check_file(path, target, build, compile_only, timeout, out) for path in paths]
+    return _summary(results, compile_only, out)
 
 
 def check_file(path: str, target: e2e.Target, build: dict, compile_only: bool, timeout: float, out) -> FileResult:
@@ -203,7 +139,8 @@ def _print_error(message: str) -> None:
     print(f"opt-py check: error: {message}", file=sys.stderr, flush=True)
 
 
-def _error(message: str) -> int:
+def error(message: str) -> int:
+    """Say why nothing can be checked; exit status 2."""
     _print_error(message)
     return 2
 

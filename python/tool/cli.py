@@ -79,17 +79,12 @@ def _build_opt_parser():
     import dataclasses
 
     from ..run.opt_options import OptOptions
+    from .flags import add_load_pass_plugin
 
     pipeline, *flags = dataclasses.fields(OptOptions)
     _add_run_option(p, pipeline)
     p.add_argument("--list-passes", action="store_true", help="list Python and C++ passes and exit")
-    p.add_argument(
-        "--load-pass-plugin",
-        action="append",
-        default=[],
-        metavar="FILE.py",
-        help="import a Python file and register the passes it declares (repeatable)",
-    )
+    add_load_pass_plugin(p)
     for f in flags:
         _add_run_option(p, f)
     return p
@@ -236,7 +231,7 @@ def _list_passes(registry) -> int:
 
 
 # --------------------------------------------------------------------------
-# opt-py compile, opt-py compare, opt-py bundle
+# the subcommands: their arguments and work are in tool/<subcommand>.py
 # --------------------------------------------------------------------------
 
 
@@ -253,25 +248,25 @@ def compare_main(argv: list[str]) -> int:
 
 
 def bundle_main(argv: list[str]) -> int:
-    """``opt-py bundle``: the bundle (layer iree) gets the program generators from here (layer tool)."""
+    """``opt-py bundle`` (tool/bundle.py), handed the program generators of cases/ for ``--generator``."""
     from ..cases import generators
-    from ..execution.bundle_write import bundle_main as write
+    from .bundle import bundle_main as main
 
-    return write(argv, generators())
+    return main(argv, generators())
 
 
 def cache_main(argv: list[str]) -> int:
-    """``opt-py cache``: the compiled-module cache (iree/module_cache.py), shown or cleared."""
-    from ..iree.module_cache import cache_main as main
+    """``opt-py cache``: the compiled-module cache, shown or cleared (tool/cache.py)."""
+    from .cache import cache_main as main
 
     return main(argv)
 
 
 def check_main(argv: list[str]) -> int:
-    """``opt-py check``: IREE's check tests compiled and run (execution/check_tests.py)."""
-    from ..execution.check_tests import check_main as check
+    """``opt-py check``: IREE's check tests compiled and run (tool/check.py, execution/check_tests.py)."""
+    from .check import check_main as main
 
-    return check(argv)
+    return main(argv)
 
 
 def fuzz_main(argv: list[str]) -> int:

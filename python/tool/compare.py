@@ -12,6 +12,8 @@ import sys
 def compare_parser():
     import argparse
 
+    from . import flags
+
     p = argparse.ArgumentParser(
         prog="opt-py compare",
         description="Compile one program two ways (A: plain IREE or --a-inject..., B: with --inject...), run both "
@@ -20,27 +22,18 @@ def compare_parser():
     )
     p.add_argument("input", help="program (MLIR at input level)")
     p.add_argument("--function", required=True, help="function to run")
-    p.add_argument(
-        "--target",
-        choices=["cpu", "cuda", "rocm"],
-        default="cpu",
-        help="cpu (llvm-cpu, local-task), cuda (sm_80) or rocm (gfx942, hip)",
-    )
-    p.add_argument("--inject", action="append", default=[], metavar="PHASE:PIPELINE", help="for B")
-    p.add_argument("--inject-codegen", action="append", default=[], metavar="before|after:PASS:PIPELINE", help="for B")
-    p.add_argument("--a-inject", action="append", default=[], metavar="PHASE:PIPELINE", help="for A (default: none)")
-    p.add_argument(
-        "--a-inject-codegen",
-        action="append",
-        default=[],
-        metavar="before|after:PASS:PIPELINE",
-        help="for A (default: none)",
-    )
+    flags.add_target(p)
+    flags.add_inject(p, help="for B")
+    flags.add_inject_codegen(p, help="for B")
+    flags.add_inject(p, "--a-inject", help="for A (default: none)")
+    flags.add_inject_codegen(p, "--a-inject-codegen", help="for A (default: none)")
     _add_inputs_and_hunt(p)
     return p
 
 
 def _add_inputs_and_hunt(p) -> None:
+    from . import flags
+
     p.add_argument(
         "--input",
         dest="inputs",
@@ -53,7 +46,7 @@ def _add_inputs_and_hunt(p) -> None:
     p.add_argument("--dynamic-size", type=int, default=7, help="extent of each dynamic dim in random inputs")
     p.add_argument("--rtol", type=float, default=None, help="override the dtype's relative tolerance")
     p.add_argument("--atol", type=float, default=None, help="override the dtype's absolute tolerance")
-    p.add_argument("--load-pass-plugin", action="append", default=[], metavar="FILE.py")
+    flags.add_load_pass_plugin(p)
     p.add_argument(
         "--per-dispatch",
         action="store_true",
@@ -61,9 +54,9 @@ def _add_inputs_and_hunt(p) -> None:
         "(A vs B); when A and B are the same build, the first whose result does not reach its "
         "consumers unchanged",
     )
-    p.add_argument(
+    flags.add_target(
+        p,
         "--a-target",
-        choices=["cpu", "cuda", "rocm"],
         default=None,
         help="target of A (default: --target), to compare two targets with --per-dispatch",
     )

@@ -12,6 +12,8 @@ import sys
 def compile_parser():
     import argparse
 
+    from . import flags
+
     p = argparse.ArgumentParser(
         prog="opt-py compile",
         description="Compile with IREE in process, running opt-py pipelines after the named phases. "
@@ -24,26 +26,13 @@ def compile_parser():
         default=None,
         help="output: a .vmfb module, or IR when it ends in .mlir or --compile-to is given",
     )
-    p.add_argument(
-        "--inject",
-        action="append",
-        default=[],
-        metavar="PHASE:PIPELINE",
-        help="run PIPELINE after PHASE (repeatable; phases: start (the module as parsed), input ... vm)",
-    )
-    p.add_argument(
-        "--inject-codegen",
-        action="append",
-        default=[],
-        metavar="before|after:PASS[#N]:PIPELINE",
-        help="run PIPELINE inside IREE's code generation of each dispatch function, before or "
-        "after its N-th (default first; #* every) run of PASS",
-    )
+    flags.add_inject(p)
+    flags.add_inject_codegen(p)
     p.add_argument(
         "--inject-input",
         action="append",
         default=[],
-        metavar="before|after:PASS[#N]:PIPELINE",
+        metavar=flags.POINT,
         help="run PIPELINE inside IREE's frontend lowering of a torch or ONNX program, before or after its N-th "
         "(default first; #* every) run of PASS",
     )
@@ -53,11 +42,8 @@ def compile_parser():
         help="print the passes of IREE's frontend lowering of this torch or ONNX program (the insertion points "
         "of --inject-input) and exit",
     )
-    p.add_argument(
-        "--fixes",
-        default=None,
-        metavar="NAME,...",
-        help="--fixes: inject every opt-py fix at its documented point for the target; --fixes=NAME,...: only those",
+    flags.add_fixes(
+        p, "--fixes: inject every opt-py fix at its documented point for the target; --fixes=NAME,...: only those"
     )
     p.add_argument(
         "--fixes-report",
@@ -79,21 +65,15 @@ def compile_parser():
     p.add_argument(
         "--dump-phases", default=None, metavar="DIR", help="write the IR before and after each injection into DIR"
     )
-    p.add_argument(
-        "--load-pass-plugin",
-        action="append",
-        default=[],
-        metavar="FILE.py",
-        help="import a Python file and register the passes it declares",
-    )
+    flags.add_load_pass_plugin(p)
     p.add_argument("--debug", action="store_true", help="print tracebacks of failing Python passes")
     return p
 
 
 def compile_main(argv: list[str]) -> int:
-    # A bare --fixes means all of them; it never takes the next argument (the input) as its value.
-    argv = ["--fixes=all" if a == "--fixes" else a for a in argv]
-    args, iree_flags = compile_parser().parse_known_args(argv)
+    from . import flags
+
+    args, iree_flags = compile_parser().parse_known_args(flags.bare_fixes(argv))
     from ..run.bindings import import_bindings_lean
 
     import_bindings_lean()  # no iree.compiler.tools, no numpy, unless a pass needs them

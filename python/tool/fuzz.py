@@ -13,6 +13,8 @@ import sys
 def fuzz_parser():
     import argparse
 
+    from . import flags
+
     p = argparse.ArgumentParser(
         prog="opt-py fuzz",
         description="Generate random valid programs (PyTorch and linalg-level MLIR), compile each stock and with "
@@ -27,12 +29,7 @@ def fuzz_parser():
         default="mix",
         help="programs: linalg-level MLIR, PyTorch exported with iree-turbine, or both (default)",
     )
-    p.add_argument(
-        "--target",
-        choices=["cpu", "cuda", "rocm"],
-        default="cpu",
-        help="cpu: compiled and run (llvm-cpu); cuda (sm_80) and rocm (gfx942): compiled only",
-    )
+    flags.add_target(p, help="cpu: compiled and run (llvm-cpu); cuda (sm_80) and rocm (gfx942): compiled only")
     p.add_argument("--seeds", default="0:100", metavar="START:END", help="the seeds to run (default 0:100)")
     p.add_argument("--hours", type=float, default=None, help="start no new seed after this many hours")
     p.add_argument("--max-ops", type=int, default=8, help="ops per program, at most (default 8)")
@@ -44,7 +41,7 @@ def fuzz_parser():
         metavar="PHASE:PIPELINE",
         help="passes injected into the stock side's compile (a planted bug, a pass under test)",
     )
-    p.add_argument("--load-pass-plugin", action="append", default=[], metavar="FILE.py")
+    flags.add_load_pass_plugin(p)
     p.add_argument("--iree-flag", action="append", default=[], metavar="FLAG", help="an iree-compile flag, both sides")
     p.add_argument("--jobs", type=int, default=1, help="programs at once (local pool; default 1)")
     p.add_argument("--engine", choices=["local", "dask"], default="local", help="local process pool, or Dask")

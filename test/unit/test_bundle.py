@@ -16,6 +16,8 @@ import numpy as np
 import opt_py
 import pytest
 from opt_py.execution import bundle_write as bundle
+from opt_py.tool import cli
+from opt_py.tool.bundle import bundle_main
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "models"
@@ -229,7 +231,7 @@ def test_compile_errors_are_recorded_and_counted_failed(tmp_path):
 
 def test_bundle_main_writes_a_runnable_bundle(tmp_path, capsys):
     out = tmp_path / "b"
-    rc = bundle.bundle_main(
+    rc = bundle_main(
         ["-o", str(out), "--target", "cpu", "--corpus", str(CORPUS), "--case", "gather_dim1", "--inject", SORT_FIX]
         + ["--no-fixes"]
     )
@@ -244,7 +246,7 @@ def test_bundle_main_writes_a_runnable_bundle(tmp_path, capsys):
 
 
 def test_bundle_main_unknown_case(tmp_path, capsys):
-    assert bundle.bundle_main(["-o", str(tmp_path), "--target", "cpu", "--corpus", str(CORPUS), "--case", "nope"]) == 1
+    assert bundle_main(["-o", str(tmp_path), "--target", "cpu", "--corpus", str(CORPUS), "--case", "nope"]) == 1
     assert "no such cases" in capsys.readouterr().err
 
 
@@ -252,7 +254,7 @@ def test_the_corpus_is_found_by_option_environment_or_current_directory(tmp_path
     """Not by where the package sits: --corpus DIR, else $OPT_PY_CORPUS, else test/models here."""
     monkeypatch.delenv(bundle.CORPUS_ENV, raising=False)
     monkeypatch.chdir(tmp_path)
-    assert bundle.bundle_main(["-o", str(tmp_path / "b"), "--target", "cpu", "--case", "gather_dim1"]) == 1
+    assert bundle_main(["-o", str(tmp_path / "b"), "--target", "cpu", "--case", "gather_dim1"]) == 1
     err = capsys.readouterr().err
     assert "no model corpus at 'test/models': give --corpus DIR or set OPT_PY_CORPUS" in err, err
     monkeypatch.setenv(bundle.CORPUS_ENV, str(CORPUS))
@@ -264,14 +266,13 @@ def test_the_corpus_is_found_by_option_environment_or_current_directory(tmp_path
 
 
 def test_generators_are_the_ones_the_caller_passes(tmp_path, capsys):
-    """bundle (layer iree) knows no generator of its own: the command passes cases.generators()."""
+    """bundle_main knows no generator of its own: the command passes cases.generators()."""
     from opt_py.cases import generators
-    from opt_py.tool.cli import bundle_main
 
     argv = ["-o", str(tmp_path / "b"), "--target", "cpu", "--no-corpus", "--generator", "scatter=1"]
-    assert bundle.bundle_main(argv) == 1
+    assert bundle_main(argv) == 1
     assert "no generator 'scatter' (generators: none)" in capsys.readouterr().err
-    assert bundle_main([*argv[:-1], "nope=1"]) == 1
+    assert cli.bundle_main([*argv[:-1], "nope=1"]) == 1
     assert "no generator 'nope' (generators: scatter, reshape-store, topk, scan)" in capsys.readouterr().err
     assert set(generators()) == {"scatter", "reshape-store", "topk", "scan"}
 
@@ -374,10 +375,8 @@ def test_topk_generator_cases_are_exact_and_cover_the_gpu_forms():
 
 
 def test_opt_py_bundle_topk_generator_runs_right(tmp_path):
-    from opt_py.tool.cli import bundle_main
-
     out = tmp_path / "b"
-    rc = bundle_main(["-o", str(out), "--target", "cpu", "--no-corpus", "--generator", "topk=3"])
+    rc = cli.bundle_main(["-o", str(out), "--target", "cpu", "--no-corpus", "--generator", "topk=3"])
     assert rc == 0
     from opt_py.execution import bundle_run
 

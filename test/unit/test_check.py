@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from opt_py.execution import check_tests as check
 from opt_py.execution import e2e, worker
+from opt_py.tool.check import check_main
 
 ROOT = Path(__file__).resolve().parents[2]
 IREE_E2E = ROOT.parent / "shared" / "peer" / "iree_e2e"
@@ -131,7 +132,7 @@ def verdicts(text: str) -> dict[str, tuple[str, str]]:
 
 def run_check(argv: list[str]) -> tuple[int, str]:
     out = io.StringIO()
-    return check.check_main(argv, out=out), out.getvalue()
+    return check_main(argv, out=out), out.getvalue()
 
 
 @pytest.fixture(scope="module")
@@ -299,3 +300,10 @@ def test_fixes_pass_iree_files_where_stock_passes():
     assert verdict == "FAIL" and why.startswith("faulted: SIGSEGV, the module wrote to read-only memory")
     assert verdicts(fixed)["gather_operand_mask_preserves_output"][0] == "PASS"
     assert os.path.basename(files[0]) in stock
+
+
+def test_the_target_choices_are_the_targets():
+    """The one spelling of --target's choices (tool/flags.py) names exactly e2e's TARGETS."""
+    from opt_py.tool import flags
+
+    assert flags.TARGETS == sorted(e2e.TARGETS)

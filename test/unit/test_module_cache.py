@@ -55,9 +55,9 @@ def test_the_code_digest_follows_opt_pys_code(tmp_path, monkeypatch):
     """An edited checkout (same version number) never gets a module compiled by the old code."""
     pkg = tmp_path / "python"
     (pkg / "iree").mkdir(parents=True)
-    (pkg / "iree" / "cache.py").write_text("# a\n")
+    (pkg / "iree" / "module_cache.py").write_text("# a\n")
     (pkg / "passes.py").write_text("x = 1\n")
-    monkeypatch.setattr(mc, "__file__", str(pkg / "iree" / "cache.py"))
+    monkeypatch.setattr(mc, "__file__", str(pkg / "iree" / "module_cache.py"))
     before = mc.code_digest()
     (pkg / "passes.py").write_text("x = 2\n")
     assert mc.code_digest() != before
