@@ -5,7 +5,7 @@ no arguments and no results that call ``check.expect_*`` on values computed
 from ``util.unfoldable_constant`` inputs. Each file is compiled the way
 ``opt-py compare`` compiles (``e2e.compile_program``: in process, with the
 ``--inject``/``--inject-codegen`` pipelines and the ``--fixes`` table of
-fixes.py), then every exported function runs like ``iree-check-module`` runs
+iree/fixes.py), then every exported function runs like ``iree-check-module`` runs
 it (in a fresh context, in ordinal order, skipping ``__`` names and names
 with ``$``) through worker.py, with opt-py's ``check`` module
 (check_runner.py). Each function is called twice; a result that changes
