@@ -161,5 +161,5 @@ def test_the_checks_see_what_they_forbid():
         "def f():\n    from opt_py.execution.e2e import _runtime_tool\n    return e2e._runtime_tool, opt_py.x._y\n"
     )
     assert len(script_imports(ast.parse(private_uses))) == 6
-    allowed = "import torch\nfrom opt_py.iree import e2e\nt = torch._dynamo\nrow = e2e.Run(1)._replace\nx._y\n"
+    allowed = "import torch\nfrom opt_py.execution import e2e\nt = torch._dynamo\nrow = e2e.Run(1)._replace\nx._y\n"
     assert script_imports(ast.parse(allowed)) == []
