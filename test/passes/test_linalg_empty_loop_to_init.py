@@ -16,11 +16,10 @@ their accumulator or init as an argument, random, so a rewrite that dropped
 it would show.
 """
 
-import subprocess
-
 import numpy as np
 import pytest
 from opt_py.execution import e2e
+from torch_e2e import native_compile
 
 PASS = "linalg-empty-loop-to-init"
 CPU = e2e.TARGETS["cpu"]
@@ -97,16 +96,9 @@ def vmfbs(tmp_path_factory):
 
 def test_stock_dies_of_sigfpe_naming_the_dispatch_cost(tmp_path):
     """Stock iree-compile on the torch functions, in a process of its own: SIGFPE in AnnotateDispatches."""
-    from iree.compiler.tools.binaries import find_tool
-
     path = tmp_path / "stock.mlir"
     path.write_text(TORCH)
-    proc = subprocess.run(
-        [find_tool("iree-compile"), *CPU.compile_flags, str(path), "-o", "/dev/null"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = native_compile(path)
     assert proc.returncode == -8, proc.returncode  # SIGFPE
     assert "AnnotateDispatches" in proc.stderr
 

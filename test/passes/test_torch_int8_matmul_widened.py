@@ -10,11 +10,10 @@ with dynamic sizes, si8 ``bmm``, si8 ``matmul``, and an ``mm`` with K = 0
 the K = 0 product it then makes).
 """
 
-import subprocess
-
 import numpy as np
 import pytest
 from opt_py.execution import e2e
+from torch_e2e import native_compile
 
 torch = pytest.importorskip("torch")
 
@@ -51,16 +50,9 @@ def vmfb(tmp_path_factory):
 
 def test_stock_crashes_on_an_int8_mm(tmp_path):
     """Stock iree-compile, in a process of its own: SIGSEGV (the crash would take the test run down)."""
-    from iree.compiler.tools.binaries import find_tool
-
     path = tmp_path / "stock.mlir"
     path.write_text(function("mm_si8"))
-    proc = subprocess.run(
-        [find_tool("iree-compile"), *CPU.compile_flags, str(path), "-o", "/dev/null"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = native_compile(path)
     assert proc.returncode == -11, proc.returncode  # SIGSEGV
     assert "ConvertTorchToLinalg" in proc.stderr
 

@@ -15,15 +15,13 @@ All cases are functions of one module compiled once; the stock crash is shown
 on one program in a subprocess of the native ``iree-compile``.
 """
 
-import subprocess
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from iree.compiler.tools.binaries import find_tool
 from opt_py import run_pipeline
 from opt_py.execution import e2e
-from torch_e2e import NUMPY, vtensor
+from torch_e2e import NUMPY, native_compile, vtensor
 
 PASS = "torch-scatter-wrap-dim"
 CPU = e2e.TARGETS["cpu"]
@@ -180,12 +178,7 @@ def test_stock_crashes_on_a_negative_dim(tmp_path):
     """In a subprocess of the native iree-compile: the crash takes the process with it."""
     path = tmp_path / "stock.mlir"
     path.write_text(program(CASES[:1]))
-    proc = subprocess.run(
-        [find_tool("iree-compile"), str(path), *CPU.compile_flags, "-o", str(tmp_path / "stock.vmfb")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = native_compile(path, tmp_path / "stock.vmfb")
     assert proc.returncode != 0 and "convertTorchScatterIndexAndSrcToTMScatterIndexAndSrc" in proc.stderr
 
 
@@ -193,12 +186,7 @@ def test_the_fixed_program_compiles_in_a_subprocess(tmp_path):
     """The same program with the pass applied compiles with the native iree-compile."""
     path = tmp_path / "fixed.mlir"
     path.write_text(run_pipeline(program(CASES[:1]), PASS))
-    proc = subprocess.run(
-        [find_tool("iree-compile"), str(path), *CPU.compile_flags, "-o", str(tmp_path / "fixed.vmfb")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = native_compile(path, tmp_path / "fixed.vmfb")
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 

@@ -2,10 +2,11 @@
 
 The numpy dtype of each torch element type the tests use, the ``!torch.vtensor``
 spelling of static/dynamic sizes, random inputs over a dtype's range, a typed
-operand with its runtime array, and the pass applied to a module as parsed before compiling it for llvm-cpu. Each test
+operand with its runtime array, stock's native compile in a process of its own, and the pass applied to a module as parsed before compiling it for llvm-cpu. Each test
 keeps its own choice of dtypes; this module holds only what the types mean.
 """
 
+import subprocess
 from dataclasses import dataclass
 
 import ml_dtypes
@@ -57,6 +58,15 @@ class Operand:
     @property
     def type(self) -> str:
         return vtensor(self.sizes, self.dtype)
+
+
+def native_compile(path, output: str = "/dev/null", cwd=None) -> subprocess.CompletedProcess:
+    """The native ``iree-compile`` on ``path`` for llvm-cpu, in a process of its own: a crash of stock's
+    takes that process, not the test run (its return code is minus the signal)."""
+    from iree.compiler.tools.binaries import find_tool
+
+    cmd = [find_tool("iree-compile"), *CPU.compile_flags, str(path), "-o", str(output)]
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
 
 
 def compile_fixed(text: str, tmp_path, pass_name: str) -> bytes:
