@@ -76,6 +76,7 @@ def test_a_fix_whose_order_matters_runs_after_the_fix_it_names(flags):
         "argsort-indices-only": "sort-slice-to-topk",
         "copy-shared-tied-operand": CLONE_SPLAT,
         "torch-bitwise-convert-operands": "torch-xor-to-bitwise-xor",
+        "torch-clamp-convert-input": "torch-clip-as-clamp",
         "torch-sdpa-masked-rows-zero": "torch-sdpa-agree-shapes",
     }
     phase_level, _ = fixes.injections(fixes.select("all"), flags)
