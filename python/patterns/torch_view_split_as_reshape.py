@@ -1,25 +1,23 @@
 """Patterns on a torch view that splits one dynamic dim into constant sizes: its result typed with those dims
 dynamic, then cast back, so IREE lowers it as a reshape given every size.
 
-IREE's torch frontend (``torch-scalarize-shapes``, ``CanonicalizeAtenViewPattern``)
-turns ``x.view(b, s, 12, 32)`` of a ``[?, ?, ?]`` x, with ``b, s = x.size()``,
-into ``unflatten.int(x, 2, [12, 32])``; torch-mlir's unflatten lowering types
-the source of its ``tensor.expand_shape`` with x's dynamic dim while the group it
-splits into is all static (it refines the source only where the whole result
-is static): ``'tensor.expand_shape' op expected dimension 2 of collapsed type to
-be static value of 384``. ``x.unflatten(2, (12, 32))`` itself fails alike.
+IREE's torch frontend (``torch-scalarize-shapes``) turns ``x.view(b, s, 12, 32)``
+of a ``[?, ?, ?]`` x, with ``b, s = x.size()``, into ``unflatten.int(x, 2, [12,
+32])``, whose torch-mlir lowering expands x's dynamic dim into the all-static
+group (it refines its source only where the whole result is static):
+``'tensor.expand_shape' op expected dimension 2 of collapsed type to be static
+value of 384``. ``x.unflatten(2, (12, 32))`` itself fails alike.
 
-``view_split_as_reshape`` and ``unflatten_split_as_reshape`` rebuild the op
-with the split group's result dims dynamic and ``torch.tensor_static_info_cast``
-the result back: the lowering then takes its ``tensor.reshape`` path, given
-every size. Exact on every input torch accepts: a view's result dims are the
-sizes it is given, the constants among them too, zero-size inputs included
-(``torch.zeros(0, 5, 7).view(0, 5, 12, 32)`` is valid); x's type is untouched.
+The patterns rebuild the op with the split dims of its result dynamic and
+``torch.tensor_static_info_cast`` the result back: the lowering then takes its
+``tensor.reshape`` path, given every size. Exact on every input torch accepts:
+a view's result dims are the sizes it is given, zero-size inputs included
+(``zeros(0, 5, 7).view(0, 5, 12, 32)`` is valid); x's type is untouched.
 
-Left alone, with the reason: an unranked input or result; sizes not a list
-construct; a view that is not one dim split, the others kept; a static split
-dim, a static result (stock lowers both); a split size that is not a constant
->= 0, or a result type that does not have them.
+Left alone, with the reason: an unranked input or result; sizes not a list; not
+one dim split, the others kept; a static split dim, a static result, an unflatten
+into two sizes one of them 1 (stock lowers these); a split size not a constant
+>= 0, or a result type without them.
 """
 
 from __future__ import annotations
@@ -133,6 +131,10 @@ def unflatten_split_as_reshape(op, rewriter):
     items = _list_items(sizes)
     if items is None or len(items) < 2 or result.rank != t.rank + len(items) - 1:
         return rewriter.fail("the sizes are not a torch.prim.ListConstruct of two or more, the result's rank")
+    if len(items) == 2 and 1 in (constant_int(v) for v in items):
+        return rewriter.fail(
+            "two sizes, one of them 1: torch-mlir's canonicalizer makes it an unsqueeze, which stock lowers"
+        )
     d = dim % t.rank
     refusal = group_refusal(x, d, items, result)
     if refusal is not None:

@@ -223,3 +223,16 @@ func.func @unflatten_one_size_left_alone(%x: !torch.vtensor<[?,?],f32>) -> !torc
   %1 = torch.aten.unflatten.int %x, %int1, %0 : !torch.vtensor<[?,?],f32>, !torch.int, !torch.list<int> -> !torch.vtensor<[?,384],f32>
   return %1 : !torch.vtensor<[?,384],f32>
 }
+
+// -----
+
+// WHY: two sizes, one of them 1: torch-mlir's canonicalizer makes it an unsqueeze, which stock lowers
+// CHECK-LABEL: func.func @unflatten_unit_size_left_alone
+// CHECK-NOT: torch.tensor_static_info_cast
+func.func @unflatten_unit_size_left_alone(%x: !torch.vtensor<[?,?],f32>) -> !torch.vtensor<[?,1,384],f32> {
+  %int1 = torch.constant.int 1
+  %int384 = torch.constant.int 384
+  %0 = torch.prim.ListConstruct %int1, %int384 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.unflatten.int %x, %int1, %0 : !torch.vtensor<[?,?],f32>, !torch.int, !torch.list<int> -> !torch.vtensor<[?,1,384],f32>
+  return %1 : !torch.vtensor<[?,1,384],f32>
+}
