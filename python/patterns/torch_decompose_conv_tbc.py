@@ -13,12 +13,11 @@ outside the input): the input permuted to ``(B, C, T)``, the weight to ``(O,
 C, K)``, ``aten.convolution`` with stride 1, padding ``pad``, dilation 1 and
 the bias, and the ``(B, O, T')`` result permuted back to ``(T', B, O)``.
 
-Left alone, with the reason: an operand or the result not a ranked value
-tensor; a result whose sizes are all alike (all dynamic, or equal), which
-stock types and computes right; ranks other than 3, 3, 1 (torch raises); ``pad`` not a
-``torch.constant.int`` or negative; dtypes that differ or are not float;
-static sizes that contradict each other (torch raises), or a result type that
-is not ``(T + 2 pad - K + 1, B, O)``.
+Left alone, with the reason: a result whose sizes are all alike (all dynamic,
+or equal: stock is right there); an operand or the result not a ranked value
+tensor; ranks other than 3, 3, 1; ``pad`` not a constant or negative; dtypes
+that differ or are not float; static sizes that contradict each other or the
+result type ``(T + 2 pad - K + 1, B, O)``.
 """
 
 from __future__ import annotations

@@ -2,9 +2,8 @@
 as log_softmax, a gather, a mask and the reduction.
 
 IREE's torch frontend (3.13) fails on the op: torch-mlir's decomposition
-leaves a ``torch.prim.NumToTensor.Scalar`` no conversion takes ("failed to
-legalize operation"). Models trained with class-index labels compute this loss
-(``F.cross_entropy(logits, labels)``, ``ignore_index=-100``).
+leaves a ``torch.prim.NumToTensor.Scalar`` no conversion takes. A model's
+loss on class-index labels, ``F.cross_entropy(logits, labels)``, exports as it.
 
 ``decompose_cross_entropy_loss`` writes what PyTorch computes
 (``log_softmax`` then ``nll_loss``): the log-probabilities over the class dim
