@@ -188,12 +188,6 @@ FIXES: tuple[Fix, ...] = (
         after="torch-sdpa-agree-shapes",
     ),
     Fix(
-        name="torch-instance-norm-half-as-f32",
-        fixes="f16/bf16 instance_norm is wrong in IREE (its decomposition accumulates the mean and variance in the dtype; PyTorch computes in f32): computed in f32 and rounded once",
-        ops=("torch.aten.instance_norm",),
-        phase="start",
-    ),
-    Fix(
         name="torch-pool-unbatched-as-batched",
         fixes="avg_pool and max_pool of an unbatched (C, *spatial) input fail IREE's frontend (torch-mlir lowers them as batched: a verifier error, a crash or no legalization): a batch of one",
         ops=("torch.aten.avg_pool1d", "torch.aten.avg_pool2d", "torch.aten.avg_pool3d", "torch.aten.max_pool1d", "torch.aten.max_pool2d", "torch.aten.max_pool3d"),
@@ -205,6 +199,12 @@ FIXES: tuple[Fix, ...] = (
         ops=("torch.aten.avg_pool2d", "torch.aten.avg_pool3d"),
         phase="start",
         after="torch-pool-unbatched-as-batched",
+    ),
+    Fix(
+        name="torch-instance-norm-blocked-stats",
+        fixes="instance_norm over millions of elements per channel is wrong in IREE (its f32 sums of a channel outgrow their addends): the mean and variance summed in blocks",
+        ops=("torch.aten.instance_norm",),
+        phase="start",
     ),
     Fix(
         name="linalg-empty-loop-to-init",

@@ -148,7 +148,9 @@ def avg_pool_as_padded_sum(op, rewriter):
         if is_none(override):
             counts = np.ones((), dtype=np.int64)
             for d in range(spatial):
-                counts = np.multiply.outer(counts, divisors(sizes[d], kernel[d], stride[d], padding[d], out[d], include))
+                counts = np.multiply.outer(
+                    counts, divisors(sizes[d], kernel[d], stride[d], padding[d], out[d], include)
+                )
             literal_t = pooled.with_sizes(out)
             dense = ir.DenseElementsAttr.get(np.ascontiguousarray(counts.astype(DTYPES[xt.dtype])))
             counted = create("torch.vtensor.literal", [literal_t.ir_type()], [], {"value": dense}).result
