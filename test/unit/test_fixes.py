@@ -75,6 +75,7 @@ def test_a_fix_whose_order_matters_runs_after_the_fix_it_names(flags):
     assert after == {
         "argsort-indices-only": "sort-slice-to-topk",
         "copy-shared-tied-operand": CLONE_SPLAT,
+        "torch-avg-pool-as-padded-sum": "torch-pool-unbatched-as-batched",
         "torch-bitwise-convert-operands": "torch-xor-to-bitwise-xor",
         "torch-clamp-convert-input": "torch-clip-as-clamp",
         "torch-sdpa-masked-rows-zero": "torch-sdpa-agree-shapes",
