@@ -47,6 +47,9 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long-running; skipped unless --runslow or OPT_PY_RUNSLOW=1")
+    if config.getoption("--runslow"):
+        # one switch: tests that size a random sample by it read OPT_PY_RUNSLOW at import
+        os.environ["OPT_PY_RUNSLOW"] = "1"
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,12 +1,9 @@
 """Patterns on ``torch.aten.avg_pool2d/3d`` whose output has a spatial size of 1 over a longer input: a sum
 pool over the input padded to exactly the windows' extent, divided by each window's count.
 
-IREE's ``FoldUnitExtentDims`` drops a pooling op's unit output dim and leaves a
-generic whose input dim is read by the window's loop alone: where the input,
-as torch-mlir pads it (``padding`` both sides, ``stride`` more on the high
-side in ceil mode), is longer than the kernel, the generic fails to verify
-(``inferred input/output operand #1 has shape's dimension #0 to be 5, but
-found 3``). Every pool with such a dim fails, max pools too.
+IREE's ``FoldUnitExtentDims`` drops a pool's unit output dim, leaving a generic whose input dim only
+the window's loop reads: where the input as torch-mlir pads it is longer than the kernel, the generic
+fails to verify (``inferred input/output operand #1 has shape's dimension #0 to be 5, but found 3``).
 
 ``avg_pool_as_padded_sum`` pads (or crops) each spatial dim to ``(out - 1) *
 stride + kernel`` with ``padding`` zeros low, pools that with no padding, floor

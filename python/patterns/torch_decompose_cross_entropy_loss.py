@@ -1,9 +1,8 @@
 """Patterns on ``torch.aten.cross_entropy_loss``: class-index targets, no class weights, no label smoothing,
 as log_softmax, a gather, a mask and the reduction.
 
-IREE's torch frontend (3.13) fails on the op: torch-mlir's decomposition
-leaves a ``torch.prim.NumToTensor.Scalar`` no conversion takes. A model's
-loss on class-index labels, ``F.cross_entropy(logits, labels)``, exports as it.
+IREE's torch frontend (3.13) fails on the op (its decomposition leaves a ``torch.prim.NumToTensor.Scalar``);
+``F.cross_entropy(logits, labels)``, a model's loss on class-index labels, exports as it.
 
 ``decompose_cross_entropy_loss`` writes what PyTorch computes
 (``log_softmax`` then ``nll_loss``): the log-probabilities over the class dim

@@ -1,11 +1,8 @@
 """Patterns on ``torch.aten.instance_norm`` over a long spatial size: its mean and variance summed in blocks,
 which keeps IREE's f32 accumulation accurate.
 
-IREE 3.13 decomposes ``instance_norm`` in f32 (f16 and bf16 upcast) and sums
-each channel's ``H * W * ...`` elements into one f32 accumulator per vector
-lane. Over millions of elements the accumulator outgrows the addends: the
-variance comes out low and every normalized value is off, in f32 as in f16
-(the figures are on the page).
+IREE 3.13 sums each channel's elements into one f32 accumulator per vector lane (f16 and bf16
+upcast): over millions of elements it outgrows the addends and the variance comes out low.
 
 ``instance_norm_blocked_stats`` writes the norm as torch defines it, with
 each sum taken in two stages: the channel viewed as ``(blocks, L / blocks)``,

@@ -324,6 +324,7 @@ def test_workgroup_memory_measure_sees_both_kinds(tmp_path):
 CXX = cg.CXX
 
 
+@pytest.mark.slow  # a study against the C++ rewrite (21 s); the random generics test pins the fold in the default run
 def test_expand_mirror_agrees_with_iree_sink_reshapes(tmp_path):
     """``iree-dispatch-creation-sink-reshapes`` runs upstream's
     FoldWithProducerReshapeOpByCollapsing on an expand_shape of a compute op

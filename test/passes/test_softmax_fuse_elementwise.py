@@ -39,6 +39,7 @@ checked against numpy only.
 
 from __future__ import annotations
 
+import os
 import random
 
 import ml_dtypes
@@ -564,7 +565,8 @@ def random_case(rng: random.Random, index: int):
     return text, inputs, ref, prec, NP[out]
 
 
-CASES = 12
+# the whole sample with --runslow; a third of it in the default run (CI's time)
+CASES = 12 if os.environ.get("OPT_PY_RUNSLOW") == "1" else 8
 
 
 @pytest.fixture(scope="module")
@@ -923,7 +925,7 @@ def random_norm_case(rng: random.Random, index: int):
     return text, inputs, refs, NP[out], extra == "centred"
 
 
-NORM_CASES = 24
+NORM_CASES = 24 if os.environ.get("OPT_PY_RUNSLOW") == "1" else 8
 
 
 @pytest.fixture(scope="module")
