@@ -22,7 +22,6 @@ the lowering pads past the kernel (stock is right there).
 
 from __future__ import annotations
 
-import numpy as np
 from iree.compiler import ir
 
 from ..authoring import pattern
@@ -43,7 +42,7 @@ from .torch_ir import (
 )
 
 SPATIAL = {"torch.aten.avg_pool2d": 2, "torch.aten.avg_pool3d": 3}
-DTYPES = {"f32": np.float32, "f64": np.float64}
+DTYPES = {"f32": "float32", "f64": "float64"}  # numpy dtype names: numpy imports only on a rewrite
 
 
 def int_list_values(value) -> list[int] | None:
@@ -64,8 +63,10 @@ def output_size(size: int, kernel: int, stride: int, pad: int, ceil: bool) -> in
     return out
 
 
-def divisors(size: int, kernel: int, stride: int, pad: int, out: int, include_pad: bool) -> np.ndarray:
+def divisors(size: int, kernel: int, stride: int, pad: int, out: int, include_pad: bool):
     """Each window's divisor along one dim, as torch's avg_pool kernels count it."""
+    import numpy as np  # here, not at import: the pass module is loaded wherever avg_pool is
+
     start = np.arange(out) * stride - pad
     end = np.minimum(start + kernel, size + pad)
     if include_pad:
@@ -143,6 +144,8 @@ def avg_pool_as_padded_sum(op, rewriter):
         ).result
         result = summed
         if is_none(override):
+            import numpy as np
+
             counts = np.ones((), dtype=np.int64)
             for d in range(spatial):
                 counts = np.multiply.outer(
