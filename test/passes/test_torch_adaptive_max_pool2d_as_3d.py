@@ -11,12 +11,13 @@ ties (torch's index is the first maximum).
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pytest
 from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
-from torch_e2e import vtensor
+from torch_e2e import cases_program, compile_case_module, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -63,14 +64,7 @@ CASES = [
 SAMPLE = [c for c in CASES if c.name in ("shrink_varying", "dynamic_no_batch")]
 
 
-def program(chosen) -> str:
-    return "\n".join(c.function() for c in chosen) + "\n"
-
-
-def compile_cases(chosen, folder):
-    path = folder / "cases.mlir"
-    path.write_text(program(chosen))
-    return e2e.compile_program(str(path), CPU, fixes=PASS)
+compile_cases = partial(compile_case_module, fixes=PASS)
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +74,7 @@ def vmfb(tmp_path_factory):
 
 def test_stock_fails_on_varying_windows(tmp_path):
     path = tmp_path / "stock.mlir"
-    path.write_text(program(CASES[:1]))
+    path.write_text(cases_program(CASES[:1]))
     res = compile_with_injections(str(path), list(CPU.compile_flags), [])
     assert not res.ok and any("are cast incompatible" in m for m in res.messages), res.messages[-3:]
 

@@ -11,13 +11,14 @@ inputs, all true.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import ml_dtypes
 import numpy as np
 import pytest
 from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
-from torch_e2e import NUMPY, random_array, vtensor
+from torch_e2e import NUMPY, cases_program, compile_case_module, random_array, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -80,14 +81,7 @@ CASES = [
 SAMPLE = [c for c in CASES if c.name in ("isfinite_f32_dynamic", "isfinite_bf16", "isfinite_si32_dynamic")]
 
 
-def program(chosen) -> str:
-    return "\n".join(c.function() for c in chosen) + "\n"
-
-
-def compile_cases(chosen, folder):
-    path = folder / "cases.mlir"
-    path.write_text(program(chosen))
-    return e2e.compile_program(str(path), CPU, fixes=PASS, extra_flags=KEEP_F64)
+compile_cases = partial(compile_case_module, fixes=PASS, extra_flags=KEEP_F64)
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +91,7 @@ def vmfb(tmp_path_factory):
 
 def test_stock_fails_on_isfinite(tmp_path):
     path = tmp_path / "stock.mlir"
-    path.write_text(program(CASES[:1]))
+    path.write_text(cases_program(CASES[:1]))
     res = compile_with_injections(str(path), list(CPU.compile_flags), [])
     assert not res.ok and any("torch.aten.isfinite" in m for m in res.messages), res.messages[-3:]
 

@@ -10,13 +10,14 @@ bitcast of a demoted f64 cannot hold). copysign broadcasts.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import ml_dtypes
 import numpy as np
 import pytest
 from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
-from torch_e2e import NUMPY, vtensor
+from torch_e2e import NUMPY, cases_program, compile_case_module, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -90,14 +91,7 @@ CASES = [
 SAMPLE = [c for c in CASES if c.name in ("signbit_f32", "copysign_broadcast", "signbit_bf16")]
 
 
-def program(chosen) -> str:
-    return "\n".join(c.function() for c in chosen) + "\n"
-
-
-def compile_cases(chosen, folder):
-    path = folder / "cases.mlir"
-    path.write_text(program(chosen))
-    return e2e.compile_program(str(path), CPU, fixes=PASS, extra_flags=KEEP_F64)
+compile_cases = partial(compile_case_module, fixes=PASS, extra_flags=KEEP_F64)
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +101,7 @@ def vmfb(tmp_path_factory):
 
 def test_stock_fails_on_signbit(tmp_path):
     path = tmp_path / "stock.mlir"
-    path.write_text(program(CASES[:1]))
+    path.write_text(cases_program(CASES[:1]))
     res = compile_with_injections(str(path), list(CPU.compile_flags), [])
     assert not res.ok and any("torch.constant.int" in m for m in res.messages), res.messages[-3:]
 

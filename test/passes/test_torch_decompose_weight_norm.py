@@ -10,12 +10,13 @@ ulps for its order.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pytest
 from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
-from torch_e2e import NUMPY, vtensor
+from torch_e2e import NUMPY, cases_program, compile_case_module, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -84,14 +85,7 @@ CASES = [
 SAMPLE = [c for c in CASES if c.name in ("wav2vec2_conv", "interface")]
 
 
-def program(chosen) -> str:
-    return "\n".join(c.function() for c in chosen) + "\n"
-
-
-def compile_cases(chosen, folder):
-    path = folder / "cases.mlir"
-    path.write_text(program(chosen))
-    return e2e.compile_program(str(path), CPU, fixes=PASS, extra_flags=KEEP_F64)
+compile_cases = partial(compile_case_module, fixes=PASS, extra_flags=KEEP_F64)
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +100,7 @@ STOCK = {"wav2vec2_conv": "torch.aten._weight_norm", "interface": "doesn't match
 @pytest.mark.parametrize("name", STOCK)
 def test_stock_fails_on_weight_norm(name, tmp_path):
     path = tmp_path / "stock.mlir"
-    path.write_text(program([c for c in CASES if c.name == name]))
+    path.write_text(cases_program([c for c in CASES if c.name == name]))
     res = compile_with_injections(str(path), list(CPU.compile_flags), [])
     assert not res.ok and any(STOCK[name] in m for m in res.messages), res.messages[-3:]
 

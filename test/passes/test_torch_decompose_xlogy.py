@@ -10,6 +10,7 @@ few ulps (IREE's ``log`` is not libm's), NaN where torch has NaN.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
 from opt_py.patterns.torch_decompose_xlogy import xlogy_dtype
 from opt_py.patterns.torch_ir import VTensor
-from torch_e2e import NUMPY, vtensor
+from torch_e2e import NUMPY, cases_program, compile_case_module, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -96,14 +97,7 @@ CASES = [
 SAMPLE = [c for c in CASES if c.name in ("broadcast", "ints", "bf16")]
 
 
-def program(chosen) -> str:
-    return "\n".join(c.function() for c in chosen) + "\n"
-
-
-def compile_cases(chosen, folder):
-    path = folder / "cases.mlir"
-    path.write_text(program(chosen))
-    return e2e.compile_program(str(path), CPU, fixes=PASS, extra_flags=KEEP_F64)
+compile_cases = partial(compile_case_module, fixes=PASS, extra_flags=KEEP_F64)
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +107,7 @@ def vmfb(tmp_path_factory):
 
 def test_stock_fails_on_xlogy(tmp_path):
     path = tmp_path / "stock.mlir"
-    path.write_text(program(CASES[:1]))
+    path.write_text(cases_program(CASES[:1]))
     res = compile_with_injections(str(path), list(CPU.compile_flags), [])
     assert not res.ok and any("torch.aten.xlogy.Tensor" in m for m in res.messages), res.messages[-3:]
 

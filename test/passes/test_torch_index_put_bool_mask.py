@@ -12,12 +12,13 @@ a valid program has.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pytest
 from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
-from torch_e2e import random_array, vtensor
+from torch_e2e import cases_program, compile_case_module, random_array, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -110,14 +111,7 @@ CASES = [
 SAMPLE = [c for c in CASES if c.name in ("row_mask_accumulate", "none_then_mask", "int_beside_mask")]
 
 
-def program(chosen) -> str:
-    return "\n".join(c.function() for c in chosen) + "\n"
-
-
-def compile_cases(chosen, folder):
-    path = folder / "cases.mlir"
-    path.write_text(program(chosen))
-    return e2e.compile_program(str(path), CPU, fixes=PASS)
+compile_cases = partial(compile_case_module, fixes=PASS)
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +127,7 @@ STOCK = {"counted_values": "iree_linalg_ext.scatter' op mismatch in shape", "non
 @pytest.mark.parametrize("name", STOCK)
 def test_stock_fails_on_mask_put(name, tmp_path):
     path = tmp_path / "stock.mlir"
-    path.write_text(program([c for c in CASES if c.name == name]))
+    path.write_text(cases_program([c for c in CASES if c.name == name]))
     res = compile_with_injections(str(path), list(CPU.compile_flags), [])
     assert not res.ok and any(STOCK[name] in m for m in res.messages), res.messages[-3:]
 

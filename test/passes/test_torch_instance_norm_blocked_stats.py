@@ -13,11 +13,12 @@ measured on the page, not here.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pytest
 from opt_py.execution import e2e
-from torch_e2e import NUMPY, vtensor
+from torch_e2e import NUMPY, compile_case_module, vtensor
 
 PASS = "torch-instance-norm-blocked-stats"
 CPU = e2e.TARGETS["cpu"]
@@ -80,14 +81,7 @@ CASES = [
 SAMPLE = CASES[:1]
 
 
-def program(chosen) -> str:
-    return "\n".join(c.function() for c in chosen) + "\n"
-
-
-def compile_cases(chosen, folder, fixes=PASS):
-    path = folder / "cases.mlir"
-    path.write_text(program(chosen))
-    return e2e.compile_program(str(path), CPU, fixes=fixes)
+compile_cases = partial(compile_case_module, fixes=PASS)
 
 
 def error(case, vmfb) -> float:

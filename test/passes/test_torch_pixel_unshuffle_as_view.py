@@ -11,12 +11,13 @@ iree-turbine exports them: stock lowers the dynamic case without it.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pytest
 from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
-from torch_e2e import NUMPY, vtensor
+from torch_e2e import NUMPY, cases_program, compile_case_module, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -62,19 +63,12 @@ CASES = [
 SAMPLE = CASES[:1]  # the default run; --runslow compiles every case
 
 
-def program(chosen) -> str:
-    return "\n".join(c.function() for c in chosen) + "\n"
-
-
-def compile_cases(chosen, folder):
-    path = folder / "cases.mlir"
-    path.write_text(program(chosen))
-    return e2e.compile_program(str(path), CPU, fixes=PASS)
+compile_cases = partial(compile_case_module, fixes=PASS)
 
 
 def test_stock_fails_on_dynamic_pixel_unshuffle(tmp_path):
     path = tmp_path / "stock.mlir"
-    path.write_text(program(CASES[:1]))
+    path.write_text(cases_program(CASES[:1]))
     res = compile_with_injections(str(path), list(CPU.compile_flags), [])
     assert not res.ok and any("collapse_shape" in m for m in res.messages), res.messages[-3:]
 

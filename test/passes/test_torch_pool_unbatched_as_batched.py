@@ -10,12 +10,13 @@ padding, ceil mode, ``count_include_pad`` off, dilation.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pytest
 from opt_py.execution import e2e
 from opt_py.iree.phases import compile_with_injections
-from torch_e2e import native_compile, vtensor
+from torch_e2e import cases_program, compile_case_module, native_compile, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -88,14 +89,7 @@ CASES = [
 SAMPLE = [c for c in CASES if c.name in ("avg2d_chw", "max1d")]
 
 
-def program(chosen) -> str:
-    return "\n".join(c.function() for c in chosen) + "\n"
-
-
-def compile_cases(chosen, folder):
-    path = folder / "cases.mlir"
-    path.write_text(program(chosen))
-    return e2e.compile_program(str(path), CPU, fixes=PASS)
+compile_cases = partial(compile_case_module, fixes=PASS)
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +99,7 @@ def vmfb(tmp_path_factory):
 
 def test_stock_fails_on_an_unbatched_avg_pool2d(tmp_path):
     path = tmp_path / "stock.mlir"
-    path.write_text(program(CASES[:1]))
+    path.write_text(cases_program(CASES[:1]))
     res = compile_with_injections(str(path), list(CPU.compile_flags), [])
     assert not res.ok and any("'linalg.pooling_nchw_sum' op expected operand #0 rank (3)" in m for m in res.messages)
 
@@ -114,7 +108,7 @@ def test_stock_fails_on_an_unbatched_avg_pool2d(tmp_path):
 def test_stock_crashes_on_an_unbatched_avg_pool1d(tmp_path):
     """In a process of its own: the crash is in torch-mlir's lowering (building linalg.pooling_ncw_sum)."""
     path = tmp_path / "stock.mlir"
-    path.write_text(program([c for c in CASES if c.name == "avg1d"]))
+    path.write_text(cases_program([c for c in CASES if c.name == "avg1d"]))
     assert native_compile(path).returncode != 0
 
 

@@ -87,3 +87,16 @@ def sdpa_reference(q, k, v, mask) -> np.ndarray:
         e = np.exp(s - np.max(np.where(hidden, 0.0, s), axis=-1, keepdims=True))
         w = np.where(hidden, 0.0, e / np.sum(e, axis=-1, keepdims=True))
         return w @ v
+
+
+def cases_program(chosen) -> str:
+    """The cases' functions (each case's ``function()``) as one module's text."""
+    return "\n".join(c.function() for c in chosen) + "\n"
+
+
+def compile_case_module(chosen, folder, fixes, extra_flags=()) -> bytes:
+    """The cases as one module compiled for llvm-cpu with ``--fixes=fixes``: one compile serves a
+    test file's cases, so the default run pays one compile per fix."""
+    path = folder / "cases.mlir"
+    path.write_text(cases_program(chosen))
+    return e2e.compile_program(str(path), CPU, fixes=fixes, extra_flags=extra_flags)
