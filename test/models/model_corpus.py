@@ -103,17 +103,20 @@ def check_numbers(model: Model, outs, key: str):
 
 
 def assert_same_export(got: Path, want: Path, hand_kept=()) -> None:
-    """A re-export ``got`` gives the committed files ``want``: the program and inputs byte for byte,
-    the manifest but its ``hand_kept`` entries, and PyTorch's outputs to the rounding of its float32
-    kernels, which follows the CPU (softmax_mul's committed output differs by 1 ulp on an AMD EPYC:
-    bytes would test the machine)."""
+    """A re-export ``got`` gives the committed files ``want``: the program and integer arrays byte for
+    byte, the manifest but its ``hand_kept`` entries, and float arrays (PyTorch's outputs, and inputs a
+    model computed, such as the caches a prefill filled for a decode step) to the rounding of its float32
+    kernels, which follows the CPU (softmax_mul's committed output differs by 1 ulp on an AMD EPYC,
+    llama_decode_static_cache's prefilled cache in its last bits when re-exported here: bytes would
+    test the machine)."""
     for f in want.iterdir():
         new = got / f.name
         if f.name == "manifest.json":
             keep = {k: v for k, v in json.loads(f.read_text()).items() if k not in hand_kept}
             assert {k: v for k, v in json.loads(new.read_text()).items() if k not in hand_kept} == keep, f.name
-        elif f.name.startswith("expected"):
-            ref = np.load(f)
-            np.testing.assert_allclose(np.load(new), ref, rtol=1e-6, atol=1e-6 * np.abs(ref).max(), err_msg=str(f))
+        elif f.suffix == ".npy" and np.load(f).dtype.kind == "f":
+            ref, fresh = np.load(f), np.load(new)
+            assert fresh.dtype == ref.dtype, (str(f), fresh.dtype, ref.dtype)
+            np.testing.assert_allclose(fresh, ref, rtol=1e-6, atol=1e-6 * np.abs(ref).max(), err_msg=str(f))
         else:
             assert new.read_bytes() == f.read_bytes(), f"{want.name}/{f.name}"
