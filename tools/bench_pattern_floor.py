@@ -1,6 +1,6 @@
 """Every pattern pass against its floor: the cost of one trivial Python rewrite per root op.
 
-For each of opt-py's pattern passes, the cases of its lit file that the pass
+For each of opt-py's pattern passes, the cases of its lit file (or folder) that the pass
 changes are replicated into one module (aliases printed inline, symbols
 renamed per copy) until it holds about ``--roots`` of the pass's root ops.
 Timed, interleaved, medians of ``--reps`` (pipeline time only, a fresh parse
@@ -38,6 +38,12 @@ def pattern_passes():
     return {n: builtin_pass(n) for n in sorted(BUILTIN_PASSES) if issubclass(builtin_pass(n), PatternPass)}
 
 
+def lit_chunks(name: str) -> list[str]:
+    """The ``// -----`` cases of the pass's lit tests: its file, or every file of its folder."""
+    files = [LIT / f"{name}.mlir"] if (LIT / f"{name}.mlir").is_file() else sorted((LIT / name).glob("*.mlir"))
+    return [chunk for f in files for chunk in f.read_text().split("// -----")]
+
+
 def changed_cases(name: str) -> list[str]:
     """The lit cases ``name`` rewrites, each as the text of its top-level ops with no alias definitions."""
     from iree.compiler import ir
@@ -46,7 +52,7 @@ def changed_cases(name: str) -> list[str]:
 
     ctx = make_context()
     cases = []
-    for chunk in (LIT / f"{name}.mlir").read_text().split("// -----"):
+    for chunk in lit_chunks(name):
         with ctx, ir.Location.unknown():
             try:
                 before = ir.Module.parse(chunk)
