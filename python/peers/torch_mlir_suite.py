@@ -46,6 +46,10 @@ RTOL, ATOL = 1e-3, 1e-7  # torch-mlir's reporting.py
 EXPORTED = "exported"
 ABSENT = ("torchvision", "torch_mlir")  # what the tests import that is not installed here
 BATCH = 100  # tests per export child before a fresh one (bounds what a test may leak into the next)
+# export.json's format, raised when what an export records changes (2: "random" compares two eager runs bit for
+# bit, where 1 used the comparison's tolerance and called random programs with steady statistics deterministic).
+# A record of another format is stale: the test is exported again, not judged by an older harness's reading.
+EXPORT_FORMAT = 2
 
 
 # --------------------------------------------------------------------------
@@ -409,8 +413,9 @@ def _signature(path: Path) -> tuple[str, int]:
 
 
 def _write_json(path: Path, data: dict) -> None:
+    """An ``export.json`` record, stamped with ``EXPORT_FORMAT``, written whole or not at all."""
     tmp = Path(path).with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1))
+    tmp.write_text(json.dumps({**data, "format": EXPORT_FORMAT}, indent=1))
     tmp.replace(path)
 
 
@@ -441,11 +446,13 @@ def _export_main(peer: str, cache: str, names_file: str) -> int:
 
 
 def export_record(cache: Path, name: str) -> dict | None:
+    """The test's ``export.json`` record; None where there is none, or it is of another ``EXPORT_FORMAT``."""
     path = Path(cache) / name / "export.json"
     try:
-        return json.loads(path.read_text())
+        record = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError):
         return None
+    return record if record.get("format") == EXPORT_FORMAT else None
 
 
 def export_all(

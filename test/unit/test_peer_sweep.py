@@ -16,6 +16,7 @@ beside the checkout and are skipped, with the reason, without it; the
 classification tests before them need nothing.
 """
 
+import json
 import sys
 from pathlib import Path
 
@@ -603,6 +604,20 @@ def test_torch_sample_known_outcome(torch_sample, name):
         for rec in (torch_sample[name][v] for v in ("stock", "fixes"))
     )
     assert got == TORCH_SAMPLE[name]
+
+
+def test_torch_export_record_of_another_format_is_stale(tmp_path):
+    """A record an older harness wrote (no ``format``, or another) reads as absent, so the test is exported
+    again; what ``_write_json`` writes reads back."""
+    folder = tmp_path / "T_basic"
+    folder.mkdir()
+    old = {"name": "T_basic", "outcome": "exported", "random": False}
+    (folder / "export.json").write_text(json.dumps(old))
+    assert tm.export_record(tmp_path, "T_basic") is None
+    (folder / "export.json").write_text(json.dumps({**old, "format": tm.EXPORT_FORMAT - 1}))
+    assert tm.export_record(tmp_path, "T_basic") is None
+    tm._write_json(folder / "export.json", old)
+    assert tm.export_record(tmp_path, "T_basic") == {**old, "format": tm.EXPORT_FORMAT}
 
 
 @needs_peer
