@@ -287,6 +287,12 @@ FIXES: tuple[Fix, ...] = (
         phase="start",
     ),
     Fix(
+        name="torch-decompose-group-norm-backward",
+        fixes="torch.aten.native_group_norm_backward (group norm's gradients) has no lowering in IREE's frontend and fails ('torch.constant.bool'): reshapes, sums and broadcasting arithmetic, as PyTorch defines it",
+        ops=("torch.aten.native_group_norm_backward",),
+        phase="start",
+    ),
+    Fix(
         name="linalg-empty-loop-to-init",
         fixes="a named linalg op with a loop of static range 0 (a K = 0 matmul, a reduction over an empty dim): iree-flow-annotate-dispatches divides by the range (SIGFPE); the result is its init",
         ops=("linalg.reduce", "linalg.batch_matmul", "linalg.batch_matvec", "linalg.batch_mmt4d", "linalg.batch_reduce_matmul", "linalg.batch_vecmat", "linalg.contract", "linalg.dot", "linalg.matmul", "linalg.matvec", "linalg.mmt4d", "linalg.quantized_batch_matmul", "linalg.quantized_matmul", "linalg.vecmat", "linalg.conv_1d", "linalg.conv_1d_ncw_fcw", "linalg.conv_1d_nwc_wcf", "linalg.conv_2d", "linalg.conv_2d_nchw_fchw", "linalg.conv_2d_nchw_fchw_q", "linalg.conv_2d_ngchw_fgchw", "linalg.conv_2d_ngchw_gfchw", "linalg.conv_2d_ngchw_gfchw_q", "linalg.conv_2d_nhwc_fhwc", "linalg.conv_2d_nhwc_fhwc_q", "linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nhwc_hwcf_q", "linalg.conv_2d_nhwgc_gfhwc", "linalg.conv_2d_nhwgc_gfhwc_q", "linalg.conv_3d", "linalg.conv_3d_ncdhw_fcdhw", "linalg.conv_3d_ndhwc_dhwcf", "linalg.conv_3d_ndhwc_dhwcf_q", "linalg.depthwise_conv_1d_ncw_cw", "linalg.depthwise_conv_1d_nwc_wc", "linalg.depthwise_conv_1d_nwc_wcm", "linalg.depthwise_conv_2d_nchw_chw", "linalg.depthwise_conv_2d_nhwc_hwc", "linalg.depthwise_conv_2d_nhwc_hwc_q", "linalg.depthwise_conv_2d_nhwc_hwcm", "linalg.depthwise_conv_2d_nhwc_hwcm_q", "linalg.depthwise_conv_3d_ncdhw_cdhw", "linalg.depthwise_conv_3d_ndhwc_dhwc", "linalg.depthwise_conv_3d_ndhwc_dhwcm", "linalg.pooling_nchw_max", "linalg.pooling_nchw_sum", "linalg.pooling_ncw_max", "linalg.pooling_ncw_sum", "linalg.pooling_ndhwc_max", "linalg.pooling_ndhwc_min", "linalg.pooling_ndhwc_sum", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_max_unsigned", "linalg.pooling_nhwc_min", "linalg.pooling_nhwc_min_unsigned", "linalg.pooling_nhwc_sum", "linalg.pooling_nwc_max", "linalg.pooling_nwc_max_unsigned", "linalg.pooling_nwc_min", "linalg.pooling_nwc_min_unsigned", "linalg.pooling_nwc_sum"),
