@@ -2,14 +2,15 @@
 
 torch-mlir lowers ``multinomial`` to ``scf.for`` loops that IREE runs on the
 host: a dynamic batch does not compile, a static one draws categories out of
-range, one row is right but takes 0.3 ms a draw (docs/passes/ has the why).
+range, one row is right but slow (the figures and the why: docs/passes/).
 
 ``multinomial_inverse_cdf`` writes the same distribution in ops IREE
 dispatches: per row the cumulative sums ``cdf`` and the total of the weights,
 ``n`` uniform draws ``u`` in [0, 1) (``aten.uniform``, as ``torch.rand``),
 and per draw the count of ``cdf[k] <= u * total``: the least ``k`` with
 ``u * total < cdf[k]``, never a category of weight 0. A count past the last
-such category (rounding) is clamped to it. f16 and bf16 sum in f32 (op math).
+such category (rounding) is clamped to it. f16 and bf16 sum in f32 (op math);
+counts are si32 (GPU codegen does not distribute an si64 sum), then si64.
 
 Left alone, with the reason: an unranked operand or result; an input not of
 rank 1 or 2 or not a float; a result not si64 of its rank; ``num_samples``
@@ -42,6 +43,9 @@ from .torch_ir import (
 )
 
 OPMATH = {"f16": "f32", "bf16": "f32", "f32": "f32", "f64": "f64"}
+# Counts and indices in si32, widened to si64 at the end: IREE's GPU codegen fails to distribute an i64 sum
+# ("failed to distribute", cuda); a row has fewer than 2^31 categories (torch takes at most 2^24).
+COUNT = "si32"
 
 
 def refusal(pt: VTensor | None, rt: VTensor | None, n: int | None, replacement: bool | None) -> str | None:
@@ -74,13 +78,13 @@ def reduce_last(name: str, value, t: VTensor, *extra):
 
 
 def last_positive(p, pt: VTensor):
-    """Per row, the index of the last category of weight above 0 (0 where none is), si64 ``[..., 1]``."""
-    ids_t = VTensor((pt.sizes[-1],), "si64")
-    si64 = int_constant(SCALAR_TYPE["si64"])
+    """Per row, the index of the last category of weight above 0 (0 where none is), ``COUNT`` ``[..., 1]``."""
+    ids_t = VTensor((pt.sizes[-1],), COUNT)
+    code = int_constant(SCALAR_TYPE[COUNT])
     nones = [none_constant() for _ in range(3)]
-    ids = create("torch.aten.arange", [ids_t.ir_type()], [dim_size(p, pt, pt.rank - 1), si64, *nones]).result
+    ids = create("torch.aten.arange", [ids_t.ir_type()], [dim_size(p, pt, pt.rank - 1), code, *nones]).result
     positive = create("torch.aten.gt.Scalar", [pt.with_dtype("i1").ir_type()], [p, float_constant(0.0)]).result
-    where_t = pt.with_dtype("si64")
+    where_t = pt.with_dtype(COUNT)
     where = create("torch.aten.where.ScalarOther", [where_t.ir_type()], [positive, ids, int_constant(0)]).result
     return reduce_last("torch.aten.amax", where, where_t)[0]
 
@@ -115,14 +119,15 @@ def build_samples(x, xt: VTensor, n: int, rt: VTensor):
     thr_b = create("torch.aten.unsqueeze", [thr_t.ir_type()], [threshold, int_constant(last + 1)]).result
     below_t = VTensor((*ut.sizes, pt.sizes[-1]), "i1")
     below = create("torch.aten.le.Tensor", [below_t.ir_type()], [cdf_b, thr_b]).result
-    st = ut.with_dtype("si64")
+    st = ut.with_dtype(COUNT)
     count = create(
         "torch.aten.sum.dim_IntList",
         [st.ir_type()],
-        [below, int_list([last + 1]), bool_constant(False), int_constant(SCALAR_TYPE["si64"])],
+        [below, int_list([last + 1]), bool_constant(False), int_constant(SCALAR_TYPE[COUNT])],
     ).result
     samples = create("torch.aten.minimum", [st.ir_type()], [count, last_positive(p, pt)]).result
-    return static_info_cast(samples, st, rt)
+    samples = convert(samples, st, "si64")
+    return static_info_cast(samples, st.with_dtype("si64"), rt)
 
 
 @pattern("torch.aten.multinomial")

@@ -10,7 +10,7 @@ Each function is called once (the worker's two calls would draw twice, other sam
 
 Stock IREE fails the dynamic batch ('tensor.dim' op unexpected during shape cleanup) and, on a static
 batch of one-hot rows, returns categories other than the hot one (pinned: a test notices when IREE
-fixes its host loops).
+fixes its host loops). The rewrite also compiles for cuda and rocm (compile-only here).
 """
 
 from dataclasses import dataclass
@@ -168,6 +168,16 @@ def test_stock_static_one_hot_rows_draw_other_categories(tmp_path):
         return  # stock faults: wrong, as pinned
     (samples,) = outcome.calls[0]["results"]
     assert (samples != case.weights.argmax(-1)[:, None]).any(), "stock now draws only the hot categories"
+
+
+@pytest.mark.parametrize("target", ["cuda", "rocm"])
+def test_compiles_for_gpus(target, tmp_path):
+    """Compile-only (no GPU here): the rewrite's reductions are si32, which IREE's GPU codegen distributes
+    (an si64 count failed: "'func.func' op failed to distribute", cuda)."""
+    path = tmp_path / "cases.mlir"
+    path.write_text(cases_program(SAMPLE[:1]))
+    result = e2e.compile_result(str(path), e2e.TARGETS[target], fixes=PASS)
+    assert result.ok, result.messages[-3:]
 
 
 @pytest.mark.slow

@@ -2,7 +2,8 @@
 // RUN: opt-py %s --split-input-file -p torch-multinomial-inverse-cdf --debug-patterns -o /dev/null 2>&1 | filecheck %s --check-prefix=WHY
 
 // A dynamic batch of f32 weights, 16 draws a row: cumulative sums and the row's total, 16 uniform draws a
-// row scaled by it, per draw the count of cumulative sums at or below it, clamped to the last positive weight.
+// row scaled by it, per draw the count of cumulative sums at or below it, clamped to the last positive weight;
+// counts and indices in si32 (code 3), the samples widened to si64 (code 4) at the end.
 // CHECK-LABEL: func.func @rows_f32
 // CHECK-SAME: (%[[P:.+]]: !torch.vtensor<[?,?],f32>)
 // CHECK: %[[CDF:.+]] = torch.aten.cumsum %[[P]], %int1{{.*}} -> !torch.vtensor<[?,?],f32>
@@ -15,13 +16,14 @@
 // CHECK: %[[CDF3:.+]] = torch.aten.unsqueeze %[[CDF]], %int1{{.*}} -> !torch.vtensor<[?,1,?],f32>
 // CHECK: %[[THR3:.+]] = torch.aten.unsqueeze %[[THR]], %int2{{.*}} -> !torch.vtensor<[?,16,1],f32>
 // CHECK: %[[LE:.+]] = torch.aten.le.Tensor %[[CDF3]], %[[THR3]] : {{.*}} -> !torch.vtensor<[?,16,?],i1>
-// CHECK: %[[COUNT:.+]] = torch.aten.sum.dim_IntList %[[LE]], %{{.+}}, %false, %int4{{.*}} -> !torch.vtensor<[?,16],si64>
+// CHECK: %[[COUNT:.+]] = torch.aten.sum.dim_IntList %[[LE]], %{{.+}}, %false, %int3{{.*}} -> !torch.vtensor<[?,16],si32>
 // CHECK: %[[K:.+]] = torch.aten.size.int %[[P]], %int1
-// CHECK: %[[IDS:.+]] = torch.aten.arange %[[K]], %int4{{.*}} -> !torch.vtensor<[?],si64>
+// CHECK: %[[IDS:.+]] = torch.aten.arange %[[K]], %int3{{.*}} -> !torch.vtensor<[?],si32>
 // CHECK: %[[POS:.+]] = torch.aten.gt.Scalar %[[P]], %float0.{{.+}} -> !torch.vtensor<[?,?],i1>
-// CHECK: %[[W:.+]] = torch.aten.where.ScalarOther %[[POS]], %[[IDS]], %int0{{.*}} -> !torch.vtensor<[?,?],si64>
-// CHECK: %[[LAST:.+]] = torch.aten.amax %[[W]], %{{.+}}, %true{{.*}} -> !torch.vtensor<[?,1],si64>
-// CHECK: %[[S:.+]] = torch.aten.minimum %[[COUNT]], %[[LAST]] : {{.*}} -> !torch.vtensor<[?,16],si64>
+// CHECK: %[[W:.+]] = torch.aten.where.ScalarOther %[[POS]], %[[IDS]], %int0{{.*}} -> !torch.vtensor<[?,?],si32>
+// CHECK: %[[LAST:.+]] = torch.aten.amax %[[W]], %{{.+}}, %true{{.*}} -> !torch.vtensor<[?,1],si32>
+// CHECK: %[[MIN:.+]] = torch.aten.minimum %[[COUNT]], %[[LAST]] : {{.*}} -> !torch.vtensor<[?,16],si32>
+// CHECK: %[[S:.+]] = torch.prims.convert_element_type %[[MIN]], %int4{{.*}} -> !torch.vtensor<[?,16],si64>
 // CHECK-NOT: torch.aten.multinomial
 // CHECK: return %[[S]]
 func.func @rows_f32(%p: !torch.vtensor<[?,?],f32>) -> !torch.vtensor<[?,16],si64> {
@@ -42,7 +44,7 @@ func.func @rows_f32(%p: !torch.vtensor<[?,?],f32>) -> !torch.vtensor<[?,16],si64
 // CHECK: torch.aten.cumsum %[[PF]], %int0{{.*}} -> !torch.vtensor<[5],f32>
 // CHECK: %[[SHAPE:.+]] = torch.prim.ListConstruct %int1{{.*}} : (!torch.int) -> !torch.list<int>
 // CHECK: torch.aten.le.Tensor {{.*}} -> !torch.vtensor<[1,5],i1>
-// CHECK: %[[S:.+]] = torch.aten.minimum {{.*}} -> !torch.vtensor<[1],si64>
+// CHECK: %[[S:.+]] = torch.prims.convert_element_type {{.*}} -> !torch.vtensor<[1],si64>
 // CHECK-NOT: torch.aten.multinomial
 // CHECK: return %[[S]]
 func.func @row_f16_one_draw(%p: !torch.vtensor<[5],f16>) -> !torch.vtensor<[1],si64> {
@@ -57,7 +59,7 @@ func.func @row_f16_one_draw(%p: !torch.vtensor<[5],f16>) -> !torch.vtensor<[1],s
 
 // A result typed less precisely than what is built: cast to it.
 // CHECK-LABEL: func.func @result_dynamic
-// CHECK: %[[S:.+]] = torch.aten.minimum {{.*}} -> !torch.vtensor<[3,4],si64>
+// CHECK: %[[S:.+]] = torch.prims.convert_element_type {{.*}} -> !torch.vtensor<[3,4],si64>
 // CHECK: %[[R:.+]] = torch.tensor_static_info_cast %[[S]] : !torch.vtensor<[3,4],si64> to !torch.vtensor<[?,?],si64>
 // CHECK: return %[[R]]
 func.func @result_dynamic(%p: !torch.vtensor<[3,7],f64>) -> !torch.vtensor<[?,?],si64> {
