@@ -17,7 +17,7 @@ class TorchMultinomialInverseCdf(PatternPass):
     )
     fix = Fix(
         "torch.multinomial (with replacement) lowers to host loops IREE gets wrong: a dynamic batch fails "
-        "('tensor.dim' op unexpected during shape cleanup), a static one returns categories out of range; "
+        "('tensor.dim' op unexpected during shape cleanup), static ones draw out of range or do not compile; "
         "an inverse CDF in dispatched ops",
         phase="start",
         ops=("torch.aten.multinomial",),

@@ -1,22 +1,23 @@
 """Patterns on ``torch.aten.multinomial``: sampling with replacement as an inverse CDF in tensor ops.
 
 torch-mlir lowers ``multinomial`` to ``scf.for`` loops that IREE runs on the
-host: a dynamic batch does not compile, a static one draws categories out of
-range, one row is right but slow (the figures and the why: docs/passes/).
+host: a dynamic batch does not compile, static batches draw out of range or do
+not compile, one row is right but slow (the figures and the why: docs/passes/).
 
 ``multinomial_inverse_cdf`` writes the same distribution in ops IREE
-dispatches: per row the cumulative sums ``cdf`` and the total of the weights,
+dispatches: per row the cumulative sums ``cdf``, their last the total ``T``,
 ``n`` uniform draws ``u`` in [0, 1) (``aten.uniform``, as ``torch.rand``),
-and per draw the count of ``cdf[k] <= u * total``: the least ``k`` with
-``u * total < cdf[k]``, never a category of weight 0. A count past the last
+and per draw the count of ``cdf[k] <= u * T``: the least ``k`` with
+``u * T < cdf[k]``, never a category of weight 0. A count past the last
 such category (rounding) is clamped to it. f16 and bf16 sum in f32 (op math);
 counts are si32 (GPU codegen does not distribute an si64 sum), then si64.
 
 Left alone, with the reason: an unranked operand or result; an input not of
-rank 1 or 2 or not a float; a result not si64 of its rank; ``num_samples``
-not a constant above 0 or not the result's last size; ``replacement`` not a
-constant, or false with more than one draw; a generator given. PyTorch's
-errors on invalid weights (negative, inf, NaN, a zero row) are not kept.
+rank 1 or 2, not a float, or with no categories; a result not si64 of a shape
+holding ``num_samples`` a row; ``num_samples`` not a constant above 0;
+``replacement`` not a constant, or false with more than one draw; a generator
+given. PyTorch's errors on invalid weights (negative, inf, NaN, a zero row)
+are not kept.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .torch_ir import (
     SCALAR_TYPE,
     VTensor,
     bool_constant,
+    compatible,
     constant_bool,
     constant_int,
     convert,
@@ -59,10 +61,12 @@ def refusal(pt: VTensor | None, rt: VTensor | None, n: int | None, replacement: 
         return f"a {pt.dtype} input: not f16, bf16, f32 nor f64"
     if rt.dtype != "si64" or rt.rank != pt.rank:
         return f"a {rt.dtype} result of rank {rt.rank}: not si64 of the input's rank"
+    if pt.sizes[-1] == 0:
+        return "no categories (torch raises)"
     if n is None or n <= 0:
         return "num_samples not a constant above 0"
-    if rt.sizes[-1] not in (None, n):
-        return f"a result of {rt.sizes[-1]} samples a row for num_samples {n}"
+    if not compatible(rt, VTensor((*pt.sizes[:-1], n), "si64")):
+        return f"a result {list(rt.sizes)} that cannot hold {n} samples a row of {list(pt.sizes[:-1])} rows"
     if replacement is None:
         return "replacement not a constant"
     if not replacement and n > 1:
@@ -109,7 +113,14 @@ def build_samples(x, xt: VTensor, n: int, rt: VTensor):
     p = convert(x, xt, pt.dtype)
     last = pt.rank - 1
     cdf = create("torch.aten.cumsum", [pt.ir_type()], [p, int_constant(last), none_constant()]).result
-    total, _ = reduce_last("torch.aten.sum.dim_IntList", p, pt, none_constant())
+    # The total is cdf's last entry, not a sum of its own (another order, other rounding); u * total may still
+    # round up to it, which the clamp to the last category of weight above 0 takes care of.
+    total_t = pt.with_sizes([*pt.sizes[:-1], 1])
+    total = create(
+        "torch.aten.slice.Tensor",
+        [total_t.ir_type()],
+        [cdf, int_constant(last), int_constant(-1), none_constant(), int_constant(1)],
+    ).result
     u, ut = uniform_draws(p, pt, n)
     threshold = create("torch.aten.mul.Tensor", [ut.ir_type()], [u, total]).result
     # [..., 1, K] against [..., n, 1]: per draw, how many categories' cdf lie at or below its threshold.

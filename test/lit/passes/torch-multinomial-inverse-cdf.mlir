@@ -1,13 +1,13 @@
 // RUN: opt-py %s --split-input-file -p torch-multinomial-inverse-cdf | filecheck %s
 // RUN: opt-py %s --split-input-file -p torch-multinomial-inverse-cdf --debug-patterns -o /dev/null 2>&1 | filecheck %s --check-prefix=WHY
 
-// A dynamic batch of f32 weights, 16 draws a row: cumulative sums and the row's total, 16 uniform draws a
-// row scaled by it, per draw the count of cumulative sums at or below it, clamped to the last positive weight;
+// A dynamic batch of f32 weights, 16 draws a row: cumulative sums, the row's total their last, 16 uniform
+// draws a row scaled by it, per draw the count of cumulative sums at or below it, clamped to the last positive weight;
 // counts and indices in si32 (code 3), the samples widened to si64 (code 4) at the end.
 // CHECK-LABEL: func.func @rows_f32
 // CHECK-SAME: (%[[P:.+]]: !torch.vtensor<[?,?],f32>)
 // CHECK: %[[CDF:.+]] = torch.aten.cumsum %[[P]], %int1{{.*}} -> !torch.vtensor<[?,?],f32>
-// CHECK: %[[TOTAL:.+]] = torch.aten.sum.dim_IntList %[[P]], %{{.+}}, %true, %none{{.*}} -> !torch.vtensor<[?,1],f32>
+// CHECK: %[[TOTAL:.+]] = torch.aten.slice.Tensor %[[CDF]], %int1{{.*}}, %int-1, %none{{.*}}, %int1{{.*}} -> !torch.vtensor<[?,1],f32>
 // CHECK: %[[B:.+]] = torch.aten.size.int %[[P]], %int0
 // CHECK: %[[SHAPE:.+]] = torch.prim.ListConstruct %[[B]], %int16
 // CHECK: %[[EMPTY:.+]] = torch.aten.empty.memory_format %[[SHAPE]], %int6{{.*}} -> !torch.vtensor<[?,16],f32>
@@ -161,7 +161,7 @@ func.func @zero_count(%p: !torch.vtensor<[3,7],f32>) -> !torch.vtensor<[3,0],si6
 
 // -----
 
-// WHY: a result of 5 samples a row for num_samples 4
+// WHY: a result [3, 5] that cannot hold 4 samples a row of [3] rows
 // CHECK-LABEL: func.func @count_mismatch
 // CHECK: torch.aten.multinomial
 func.func @count_mismatch(%p: !torch.vtensor<[3,7],f32>) -> !torch.vtensor<[3,5],si64> {
@@ -194,5 +194,31 @@ func.func @without_replacement(%p: !torch.vtensor<[3,7],f32>) -> !torch.vtensor<
   %rep = torch.constant.bool false
   %gen = torch.constant.none
   %r = torch.aten.multinomial %p, %n, %rep, %gen : !torch.vtensor<[3,7],f32>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[3,4],si64>
+  return %r : !torch.vtensor<[3,4],si64>
+}
+
+// -----
+
+// WHY: a result [5, 4] that cannot hold 4 samples a row of [3] rows
+// CHECK-LABEL: func.func @rows_mismatch
+// CHECK: torch.aten.multinomial
+func.func @rows_mismatch(%p: !torch.vtensor<[3,7],f32>) -> !torch.vtensor<[5,4],si64> {
+  %n = torch.constant.int 4
+  %rep = torch.constant.bool true
+  %gen = torch.constant.none
+  %r = torch.aten.multinomial %p, %n, %rep, %gen : !torch.vtensor<[3,7],f32>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[5,4],si64>
+  return %r : !torch.vtensor<[5,4],si64>
+}
+
+// -----
+
+// WHY: no categories (torch raises)
+// CHECK-LABEL: func.func @no_categories
+// CHECK: torch.aten.multinomial
+func.func @no_categories(%p: !torch.vtensor<[3,0],f32>) -> !torch.vtensor<[3,4],si64> {
+  %n = torch.constant.int 4
+  %rep = torch.constant.bool true
+  %gen = torch.constant.none
+  %r = torch.aten.multinomial %p, %n, %rep, %gen : !torch.vtensor<[3,0],f32>, !torch.int, !torch.bool, !torch.none -> !torch.vtensor<[3,4],si64>
   return %r : !torch.vtensor<[3,4],si64>
 }
