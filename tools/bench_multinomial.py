@@ -3,8 +3,9 @@
 Each form (1-D and 2-D weights, static and dynamic sizes, draws a row) is compiled for llvm-cpu by stock
 iree-compile 3.13 and by ``opt-py compile --fixes``, then called once a repetition in the worker's child
 process (stock's host loops may fault), stock and ``--fixes`` interleaved; the time is the median call,
-the verdict that of the test's check (test/passes/test_torch_multinomial_inverse_cdf.py: in range, no
-category of weight 0, chi-square within df + 8 sqrt(2 df) per row). Rows are one-hot where the form says
+the verdict by the criteria of the test's check, written again here (tools/ do not import tests; keep
+them as test/passes/test_torch_multinomial_inverse_cdf.py has them: in range, no category of weight 0,
+chi-square within df + 8 sqrt(2 df) per row). Rows are one-hot where the form says
 so, so a wrong draw is any draw off the hot category.
 
     python tools/bench_multinomial.py [--reps R]

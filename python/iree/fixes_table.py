@@ -282,7 +282,7 @@ FIXES: tuple[Fix, ...] = (
     ),
     Fix(
         name="torch-multinomial-inverse-cdf",
-        fixes="torch.multinomial (with replacement) lowers to host loops IREE gets wrong: a dynamic batch fails ('tensor.dim' op unexpected during shape cleanup), a static one returns categories out of range; an inverse CDF in dispatched ops",
+        fixes="torch.multinomial (with replacement) lowers to host loops IREE gets wrong: a dynamic batch fails ('tensor.dim' op unexpected during shape cleanup), static ones draw out of range or do not compile; an inverse CDF in dispatched ops",
         ops=("torch.aten.multinomial",),
         phase="start",
     ),
