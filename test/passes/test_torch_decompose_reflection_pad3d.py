@@ -14,8 +14,7 @@ from functools import partial
 import numpy as np
 import pytest
 from opt_py.execution import e2e
-from opt_py.iree.phases import compile_with_injections
-from torch_e2e import NUMPY, cases_program, compile_case_module, random_array, vtensor
+from torch_e2e import NUMPY, compile_case_module, random_array, stock_compile, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -93,9 +92,7 @@ def vmfb(tmp_path_factory):
 
 
 def test_stock_fails_on_reflection_pad3d(tmp_path):
-    path = tmp_path / "stock.mlir"
-    path.write_text(cases_program(CASES[:1]))
-    res = compile_with_injections(str(path), list(CPU.compile_flags), [])
+    res = stock_compile(CASES[:1], tmp_path)
     assert not res.ok and any("torch.constant.int" in m for m in res.messages), res.messages[-3:]
 
 

@@ -15,8 +15,7 @@ from functools import partial
 import numpy as np
 import pytest
 from opt_py.execution import e2e
-from opt_py.iree.phases import compile_with_injections
-from torch_e2e import NUMPY, cases_program, compile_case_module, vtensor
+from torch_e2e import NUMPY, compile_case_module, stock_compile, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -99,9 +98,7 @@ STOCK = {"wav2vec2_conv": "torch.aten._weight_norm", "interface": "doesn't match
 
 @pytest.mark.parametrize("name", STOCK)
 def test_stock_fails_on_weight_norm(name, tmp_path):
-    path = tmp_path / "stock.mlir"
-    path.write_text(cases_program([c for c in CASES if c.name == name]))
-    res = compile_with_injections(str(path), list(CPU.compile_flags), [])
+    res = stock_compile([c for c in CASES if c.name == name], tmp_path)
     assert not res.ok and any(STOCK[name] in m for m in res.messages), res.messages[-3:]
 
 

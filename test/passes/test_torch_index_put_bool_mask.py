@@ -17,8 +17,7 @@ from functools import partial
 import numpy as np
 import pytest
 from opt_py.execution import e2e
-from opt_py.iree.phases import compile_with_injections
-from torch_e2e import cases_program, compile_case_module, random_array, vtensor
+from torch_e2e import compile_case_module, random_array, stock_compile, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -126,9 +125,7 @@ STOCK = {"counted_values": "iree_linalg_ext.scatter' op mismatch in shape", "non
 
 @pytest.mark.parametrize("name", STOCK)
 def test_stock_fails_on_mask_put(name, tmp_path):
-    path = tmp_path / "stock.mlir"
-    path.write_text(cases_program([c for c in CASES if c.name == name]))
-    res = compile_with_injections(str(path), list(CPU.compile_flags), [])
+    res = stock_compile([c for c in CASES if c.name == name], tmp_path)
     assert not res.ok and any(STOCK[name] in m for m in res.messages), res.messages[-3:]
 
 

@@ -19,8 +19,7 @@ from functools import partial
 import numpy as np
 import pytest
 from opt_py.execution import e2e, worker
-from opt_py.iree.phases import compile_with_injections
-from torch_e2e import NUMPY, cases_program, compile_case_module, native_compile, vtensor
+from torch_e2e import NUMPY, cases_program, compile_case_module, native_compile, stock_compile, vtensor
 
 PASS = "torch-multinomial-inverse-cdf"
 CPU = e2e.TARGETS["cpu"]
@@ -148,9 +147,7 @@ def test_two_calls_draw_other_samples(vmfb):
 
 
 def test_stock_fails_on_dynamic_batch(tmp_path):
-    path = tmp_path / "stock.mlir"
-    path.write_text(cases_program(SAMPLE[:1]))
-    res = compile_with_injections(str(path), list(CPU.compile_flags), [])
+    res = stock_compile(SAMPLE[:1], tmp_path)
     assert not res.ok and any("'tensor.dim' op unexpected during shape cleanup" in m for m in res.messages), (
         res.messages[-3:]
     )

@@ -15,8 +15,7 @@ from functools import partial
 import numpy as np
 import pytest
 from opt_py.execution import e2e
-from opt_py.iree.phases import compile_with_injections
-from torch_e2e import cases_program, compile_case_module, native_compile, vtensor
+from torch_e2e import cases_program, compile_case_module, native_compile, stock_compile, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -98,9 +97,7 @@ def vmfb(tmp_path_factory):
 
 
 def test_stock_fails_on_an_unbatched_avg_pool2d(tmp_path):
-    path = tmp_path / "stock.mlir"
-    path.write_text(cases_program(CASES[:1]))
-    res = compile_with_injections(str(path), list(CPU.compile_flags), [])
+    res = stock_compile(CASES[:1], tmp_path)
     assert not res.ok and any("'linalg.pooling_nchw_sum' op expected operand #0 rank (3)" in m for m in res.messages)
 
 

@@ -14,8 +14,7 @@ from functools import partial
 import numpy as np
 import pytest
 from opt_py.execution import e2e
-from opt_py.iree.phases import compile_with_injections
-from torch_e2e import NUMPY, cases_program, compile_case_module, vtensor
+from torch_e2e import NUMPY, compile_case_module, stock_compile, vtensor
 
 torch = pytest.importorskip("torch")
 
@@ -70,9 +69,7 @@ compile_cases = partial(compile_case_module, fixes=PASS)
 
 
 def test_stock_fails_on_integer_pow(tmp_path):
-    path = tmp_path / "stock.mlir"
-    path.write_text(cases_program(CASES[:1]))
-    res = compile_with_injections(str(path), list(CPU.compile_flags), [])
+    res = stock_compile(CASES[:1], tmp_path)
     assert not res.ok and any("non-floating point dtype" in m for m in res.messages), res.messages[-3:]
 
 

@@ -13,6 +13,7 @@ import ml_dtypes
 import numpy as np
 from opt_py import run_pipeline
 from opt_py.execution import e2e
+from opt_py.iree.phases import compile_with_injections
 
 CPU = e2e.TARGETS["cpu"]
 # torch's element type names (as in !torch.vtensor<[...],si64>) -> numpy dtypes; bf16 through ml_dtypes.
@@ -100,3 +101,11 @@ def compile_case_module(chosen, folder, fixes, extra_flags=()) -> bytes:
     path = folder / "cases.mlir"
     path.write_text(cases_program(chosen))
     return e2e.compile_program(str(path), CPU, fixes=fixes, extra_flags=extra_flags)
+
+
+def stock_compile(chosen, folder):
+    """The cases as one module compiled for llvm-cpu by stock IREE (in process, nothing injected): the
+    ``phases.CompileResult`` whose failure a fix's test pins."""
+    path = folder / "stock.mlir"
+    path.write_text(cases_program(chosen))
+    return compile_with_injections(str(path), list(CPU.compile_flags), [])
