@@ -3,8 +3,7 @@
 Each form (1-D and 2-D weights, static and dynamic sizes, draws a row) is compiled for llvm-cpu by stock
 iree-compile 3.13 and by ``opt-py compile --fixes``, then called once a repetition in the worker's child
 process (stock's host loops may fault), stock and ``--fixes`` interleaved; the time is the median call,
-the verdict by the criteria of the test's check, written again here (tools/ do not import tests; keep
-them as test/passes/test_torch_multinomial_inverse_cdf.py has them: in range, no category of weight 0,
+the verdict that of the test's check (``opt_py.bench.multinomial.draws_wrong``: in range, no category of weight 0,
 chi-square within df + 8 sqrt(2 df) per row). Rows are one-hot where the form says
 so, so a wrong draw is any draw off the hot category.
 
@@ -52,26 +51,8 @@ def weights(shape, one_hot: bool) -> np.ndarray:
     return w
 
 
-def verdict(w: np.ndarray, samples: np.ndarray, n: int) -> str:
-    """'right', or what is wrong: out of range, weight-0 categories drawn, a chi-square past the bound."""
-    rows = w.reshape(-1, w.shape[-1]).astype(np.float64)
-    s = samples.reshape(rows.shape[0], n)
-    if s.min() < 0 or s.max() >= rows.shape[1]:
-        return f"wrong: category {s.max()} of {rows.shape[1]}"
-    for wr, sr in zip(rows, s):
-        counts = np.bincount(sr, minlength=rows.shape[1])
-        if counts[wr == 0].any():
-            return f"wrong: {int(counts[wr == 0].sum())} draws of weight 0"
-        live = wr > 0
-        if live.sum() > 1:
-            expected = n * wr[live] / wr.sum()
-            chi2, df = float(((counts[live] - expected) ** 2 / expected).sum()), int(live.sum()) - 1
-            if chi2 >= df + 8 * np.sqrt(2 * df):
-                return f"wrong: chi-square {chi2:.0f} ({df} df)"
-    return "right"
-
-
 def main() -> int:
+    from opt_py.bench.multinomial import draws_wrong
     from opt_py.execution import e2e, worker
 
     ap = argparse.ArgumentParser()
@@ -102,8 +83,8 @@ def main() -> int:
                 times[variant].append(time.perf_counter() - t0)
                 if out.fault or out.error:
                     cells[variant] = f"fails at run time: {(out.fault or out.error)[:60]}"
-                elif verdict(w, out.calls[0]["results"][0], n) != "right":
-                    cells[variant] = verdict(w, out.calls[0]["results"][0], n)
+                elif why := draws_wrong(w, out.calls[0]["results"][0], n):
+                    cells[variant] = f"wrong: {why}"
         for variant in modules:
             cells.setdefault(variant, f"right, {statistics.median(times[variant]) * 1e3:.1f} ms")
         kind = f"{'one-hot ' if one_hot else ''}{'x'.join(map(str, shape))} f32, {'dynamic' if dynamic else 'static'}"
